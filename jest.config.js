@@ -1,0 +1,13 @@
+/** @type {import('jest').Config} */
+module.exports = {
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.ts'],
+	// The real-n8n suite installs n8n and takes minutes: it has its own config and script.
+	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
+	},
+	setupFiles: ['<rootDir>/test/helpers/setup.ts'],
+	testTimeout: 60_000,
+};

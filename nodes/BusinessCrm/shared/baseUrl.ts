@@ -1,0 +1,44 @@
+/**
+ * Turns what a user typed as the credential's Base URL into an address requests can use.
+ *
+ * It runs inside n8n expressions (the credential test and the node's requestDefaults embed
+ * its source), so it must stay one self-contained function: no imports, no helpers, no `this`.
+ * Repairs what people paste by mistake (spaces, trailing slashes, "https//", "htps://", a
+ * missing scheme) and refuses what cannot be meant (another scheme, a query string), with a
+ * message that says how to fix it.
+ */
+export function normalizeBaseUrl(value: unknown): string {
+	const typed = typeof value === 'string' ? value.trim() : '';
+	const example = 'Enter the API address only, e.g. https://api.example.com';
+	if (typed === '') {
+		throw new Error('The Base URL in the Business CRM credential is empty. ' + example);
+	}
+	let url;
+	const scheme = /^(h+t+p+)(s*)(?::\/*|\/+)/i.exec(typed);
+	if (scheme) {
+		url = (scheme[2] ? 'https' : 'http') + '://' + typed.slice(scheme[0].length);
+	} else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(typed)) {
+		throw new Error(
+			'The Base URL "' + typed + '" does not start with http:// or https://. ' + example,
+		);
+	} else {
+		// No scheme at all: assume HTTPS so the key is never sent in clear text by accident.
+		url = 'https://' + typed;
+	}
+	if (/[?#]/.test(url)) {
+		throw new Error(
+			'The Base URL "' + typed + '" contains a query string or fragment (? or #). ' + example,
+		);
+	}
+	if (/\s/.test(url)) {
+		throw new Error('The Base URL "' + typed + '" contains spaces. ' + example);
+	}
+	url = url.replace(/\/+$/, '');
+	if (!/^https?:\/\/[^/:]+/i.test(url)) {
+		throw new Error('The Base URL "' + typed + '" has no host name. ' + example);
+	}
+	return url;
+}
+
+/** The expression that resolves the credential's Base URL wherever n8n builds a request. */
+export const BASE_URL_EXPRESSION = `={{ (${normalizeBaseUrl.toString()})($credentials.baseUrl) }}`;
