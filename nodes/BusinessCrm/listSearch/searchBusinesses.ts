@@ -1,0 +1,62 @@
+import type {
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+} from 'n8n-workflow';
+import { normalizeBaseUrl } from '../shared/baseUrl';
+import { inputError } from '../shared/errors';
+import { recordId } from '../shared/output';
+import { readList } from '../shared/pagination';
+import { CREDENTIAL_TYPE, DEFAULT_RETRY_POLICY } from '../shared/transport';
+import { BUSINESS_ID_KEYS, BUSINESS_LIST_KEYS } from '../resources/business/getAll';
+
+/** The readable name of a business; the spec does not show its fields, so the likely ones. */
+export function businessName(business: Record<string, unknown>): string | undefined {
+	for (const key of ['name', 'businessName', 'displayName', 'title', 'companyName']) {
+		const value = business[key];
+		if (typeof value === 'string' && value.trim() !== '') return value.trim();
+	}
+	return undefined;
+}
+
+/**
+ * Fills the Business list, searchable by name and by ID. The API has no search parameter, so
+ * the whole list is read (following its pages if it paginates) and filtered here.
+ */
+export async function searchBusinesses(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+	let baseURL: string;
+	try {
+		baseURL = normalizeBaseUrl(credentials.baseUrl);
+	} catch (error) {
+		throw inputError(
+			this,
+			(error as Error).message,
+			'Fix the Base URL in the Business CRM credential.',
+		);
+	}
+	const { items } = await readList(this, {
+		what: 'List businesses',
+		options: { method: 'GET', baseURL, url: '/api/business/list/all' },
+		listKeys: BUSINESS_LIST_KEYS,
+		idKeys: BUSINESS_ID_KEYS,
+		wanted: Infinity,
+		pagedFromStart: false,
+		policy: DEFAULT_RETRY_POLICY,
+	});
+
+	const needle = filter?.trim().toLowerCase() ?? '';
+	const results: INodeListSearchItems[] = [];
+	for (const business of items) {
+		const id = recordId(business, BUSINESS_ID_KEYS);
+		if (id === undefined) continue;
+		const name = businessName(business);
+		const label = name ? `${name} (${id})` : id;
+		if (needle && !label.toLowerCase().includes(needle)) continue;
+		results.push({ name: label, value: id });
+	}
+	return { results };
+}

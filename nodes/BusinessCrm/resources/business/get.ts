@@ -1,0 +1,44 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { businessIdLocator } from '../../shared/descriptions';
+import { runOperation } from '../../shared/operation';
+import { extractRecord } from '../../shared/output';
+import { apiRequest } from '../../shared/transport';
+import { businessId, retryPolicy } from '../../shared/validation';
+
+export const businessGetOperation: INodePropertyOptions = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get a business',
+	description: 'Get the details of one business of the organization',
+	routing: {
+		request: { method: 'GET' },
+		send: { paginate: true },
+		operations: {
+			pagination: runOperation(async function (request) {
+				const id = businessId(this);
+				const body = await apiRequest(this, {
+					what: 'Get business',
+					// Encoded, so no ID can point the request at another path.
+					options: {
+						...request,
+						url: `/api/business/${encodeURIComponent(id)}`,
+					},
+					policy: retryPolicy(this),
+					itemIndex: this.getItemIndex(),
+					hints: {
+						404: `No business with ID "${id}" was found in this organization. Check the ID, or pick the business from the list.`,
+					},
+				});
+				return [extractRecord(body, 'business')];
+			}),
+		},
+	},
+};
+
+export const businessGetDescription: INodeProperties[] = [
+	{
+		...businessIdLocator,
+		description: 'The business to get',
+		displayOptions: { show: { resource: ['business'], operation: ['get'] } },
+	},
+];

@@ -1,0 +1,87 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/** Business picker: from the searchable list or by ID. Used by Business Get and Customer Create. */
+export const businessIdLocator: INodeProperties = {
+	displayName: 'Business',
+	name: 'businessId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The business, picked from the list or given by its ID',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select a business...',
+			typeOptions: {
+				searchListMethod: 'searchBusinesses',
+				searchable: true,
+			},
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. biz_8f3a2c91d04e',
+		},
+	],
+};
+
+/** Return All and Limit of a Get Many operation. */
+export function returnAllAndLimit(resource: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			displayOptions: { show: { resource: [resource], operation: ['getAll'] } },
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			displayOptions: {
+				show: {
+					resource: [resource],
+					operation: ['getAll'],
+					returnAll: [false],
+				},
+			},
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+		},
+	];
+}
+
+/** Rate-limit handling a user can tune; shown for every operation. Defaults as DEFAULT_RETRY_POLICY. */
+export const retryOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Max Retries',
+			name: 'maxRetries',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 100 },
+			default: 5,
+			description:
+				'How often a request the API rate-limited (HTTP 429) is sent again after waiting as the API asks. Reads are also retried after HTTP 502, 503 and 504.',
+		},
+		{
+			displayName: 'Max Total Wait (Seconds)',
+			name: 'maxRetryWait',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 3600 },
+			default: 120,
+			description:
+				'The longest one request may wait in all for the rate limit. If the API asks for a longer wait, the node stops with an error that says so.',
+		},
+	],
+};

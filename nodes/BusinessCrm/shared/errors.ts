@@ -1,0 +1,105 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IExecuteSingleFunctions, ILoadOptionsFunctions, JsonObject } from 'n8n-workflow';
+
+type Context = IExecuteSingleFunctions | ILoadOptionsFunctions;
+
+/** The parts of an API reply an error message is made from. */
+export interface ApiReply {
+	statusCode: number;
+	body: unknown;
+	headers: Record<string, unknown>;
+}
+
+const KEY_HELP =
+	'API keys are managed by an organization administrator in the dashboard (Settings › Organization › API Keys).';
+
+/** What a user should check for each status, after the API's own words. */
+const STATUS_HINTS: Record<number, string> = {
+	400: 'The API refused the request as invalid. Check the values sent by this node.',
+	401: `Check the API Key in the Business CRM credential: it is missing, mistyped, revoked or expired. ${KEY_HELP}`,
+	403: `The API key is valid but not allowed to do this. Check the Organization ID in the credential (it must be the organization the key belongs to) and the key's permissions. ${KEY_HELP}`,
+	404: 'The API did not find what was asked for.',
+	429: 'The API rate limit was hit.',
+};
+
+/** Never lets a secret reach a message: the API might echo the key back in its error text. */
+export function redact(text: string, secrets: string[]): string {
+	let result = text;
+	for (const secret of secrets) {
+		if (secret.length >= 4) result = result.split(secret).join('[redacted]');
+	}
+	return result;
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+	return value !== null && typeof value === 'object' && !Array.isArray(value)
+		? (value as Record<string, unknown>)
+		: undefined;
+}
+
+/** The API's `message` and `err` (spec section 7), whatever else the body holds. */
+export function apiWords(body: unknown): { message?: string; err?: string } {
+	const record = asRecord(body);
+	if (!record) return {};
+	const text = (value: unknown) =>
+		typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+	return { message: text(record.message), err: text(record.err) };
+}
+
+/**
+ * Builds the error for a reply with an HTTP error status. n8n's NodeApiError would replace
+ * the API's words with a generic title per status, so message and description are set here.
+ */
+export function httpError(
+	ctx: Context,
+	reply: ApiReply,
+	secrets: string[],
+	what: string,
+	itemIndex?: number,
+	extraHint?: string,
+): NodeApiError {
+	const { message, err } = apiWords(reply.body);
+	const status = reply.statusCode;
+	const said = [message, err].filter(Boolean).join(': ');
+	const title = `${what} failed: the Business CRM API answered ${status}${said ? ` "${said}"` : ''}`;
+	const hint =
+		extraHint ?? STATUS_HINTS[status] ?? (status >= 500 ? 'The API had a server error.' : '');
+	return new NodeApiError(
+		ctx.getNode(),
+		{ message: message ?? null, err: err ?? null, status } as JsonObject,
+		{
+			message: redact(title, secrets),
+			description: redact(hint, secrets),
+			httpCode: String(status),
+			itemIndex,
+		},
+	);
+}
+
+/** An error without an HTTP status: the connection failed, timed out or the reply was unusable. */
+export function transportError(
+	ctx: Context,
+	message: string,
+	description: string,
+	secrets: string[],
+	itemIndex?: number,
+): NodeApiError {
+	return new NodeApiError(ctx.getNode(), { message } as JsonObject, {
+		message: redact(message, secrets),
+		description: redact(description, secrets),
+		itemIndex,
+	});
+}
+
+/** A problem with what the user entered, found before anything is sent. */
+export function inputError(
+	ctx: Context,
+	message: string,
+	description: string,
+	itemIndex?: number,
+): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), message, {
+		description,
+		itemIndex,
+	});
+}

@@ -1,0 +1,60 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type {
+	DeclarativeRestApiSettings,
+	IDataObject,
+	IExecutePaginationFunctions,
+	IHttpRequestOptions,
+	INodeExecutionData,
+	JsonObject,
+} from 'n8n-workflow';
+import { UnexpectedReplyError } from './output';
+
+function asNodeError(
+	ctx: IExecutePaginationFunctions,
+	caught: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
+	if (caught instanceof NodeApiError || caught instanceof NodeOperationError) return caught;
+	if (caught instanceof UnexpectedReplyError) {
+		return new NodeApiError(ctx.getNode(), { message: caught.message } as JsonObject, {
+			message: 'The Business CRM API sent a reply of an unexpected shape',
+			description: `${caught.message} The node understands the reply shapes listed in its README.`,
+			itemIndex,
+		});
+	}
+	return new NodeOperationError(ctx.getNode(), caught as Error, { itemIndex });
+}
+
+/** What an operation does with the request n8n's routing built for one input item. */
+export type OperationHandler = (
+	this: IExecutePaginationFunctions,
+	request: IHttpRequestOptions,
+) => Promise<IDataObject[]>;
+
+/**
+ * Wraps an operation as the `routing.operations.pagination` function of a declarative
+ * operation: the one hook where declarative routing lets a node send its requests itself
+ * (to retry, paginate and word errors). Every output item is paired with its input item,
+ * and with Continue On Fail an error becomes an error item paired the same way; n8n's
+ * routing would emit it unpaired and with an empty json.
+ */
+export function runOperation(handler: OperationHandler) {
+	return async function (
+		this: IExecutePaginationFunctions,
+		requestData: DeclarativeRestApiSettings.ResultOptions,
+	): Promise<INodeExecutionData[]> {
+		const itemIndex = this.getItemIndex();
+		try {
+			// The url is set by the operation's routing, or by the handler (Business Get).
+			const records = await handler.call(this, requestData.options as IHttpRequestOptions);
+			return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
+		} catch (caught) {
+			const error = asNodeError(this, caught, itemIndex);
+			error.context.itemIndex = itemIndex;
+			if (!this.continueOnFail()) throw error;
+			const json: IDataObject = { error: error.message };
+			if (error.description) json.details = error.description;
+			return [{ json, error, pairedItem: { item: itemIndex } }];
+		}
+	};
+}

@@ -1,0 +1,97 @@
+import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
+import { inputError } from './errors';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './transport';
+
+/** Get Many's Limit stops here; more than a million items is what Return All is for. */
+export const MAX_LIMIT = 1_000_000;
+
+function asNumber(value: unknown): number {
+	if (typeof value === 'number') return value;
+	if (typeof value === 'string' && value.trim() !== '') return Number(value);
+	return NaN;
+}
+
+/** How many items Get Many should return: Infinity with Return All, else a checked Limit. */
+export function wantedItems(ctx: IExecuteSingleFunctions): number {
+	if (ctx.getNodeParameter('returnAll', false) === true) return Infinity;
+	const raw = ctx.getNodeParameter('limit', 50) as unknown;
+	const limit = asNumber(raw);
+	if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+		throw inputError(
+			ctx,
+			`Limit must be a whole number from 1 to ${MAX_LIMIT.toLocaleString('en-US')}, not ${JSON.stringify(raw) ?? String(raw)}`,
+			'Set Limit to how many items to return, or turn on Return All to read every item.',
+			ctx.getItemIndex(),
+		);
+	}
+	return limit;
+}
+
+/** A business ID as it goes into a path: trimmed, never empty and never a dot segment. */
+export function businessId(ctx: IExecuteSingleFunctions): string {
+	const raw = ctx.getNodeParameter('businessId', '', {
+		extractValue: true,
+	}) as unknown;
+	const id = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
+	if (id === '') {
+		throw inputError(
+			ctx,
+			'Business is empty',
+			'Pick a business from the list, or enter its ID (By ID). When the ID comes from an expression, check that the expression gives a value for this item.',
+			ctx.getItemIndex(),
+		);
+	}
+	// A path segment "." or ".." would be resolved away by URL parsing even when percent-encoded.
+	if (id === '.' || id === '..') {
+		throw inputError(
+			ctx,
+			`"${id}" is not a valid business ID`,
+			'Enter the ID of a business, as shown in the business list.',
+			ctx.getItemIndex(),
+		);
+	}
+	return id;
+}
+
+/** A required name, trimmed; whitespace alone is refused rather than sent. */
+export function requiredText(
+	ctx: IExecuteSingleFunctions,
+	parameter: string,
+	label: string,
+): string {
+	const raw = ctx.getNodeParameter(parameter, '') as unknown;
+	const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
+	if (text === '') {
+		throw inputError(
+			ctx,
+			`${label} is empty`,
+			`Enter the customer's ${label.toLowerCase()}. When it comes from an expression, check that the expression gives a value for this item.`,
+			ctx.getItemIndex(),
+		);
+	}
+	return text;
+}
+
+/** The node's Options › Max Retries and Max Total Wait, checked. */
+export function retryPolicy(ctx: IExecuteSingleFunctions): RetryPolicy {
+	const options = ctx.getNodeParameter('options', {}) as IDataObject;
+	const maxRetries = asNumber(options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries);
+	const maxWait = asNumber(options.maxRetryWait ?? DEFAULT_RETRY_POLICY.maxWaitMs / 1000);
+	if (!Number.isInteger(maxRetries) || maxRetries < 0 || maxRetries > 100) {
+		throw inputError(
+			ctx,
+			`Max Retries must be a whole number from 0 to 100, not ${JSON.stringify(options.maxRetries)}`,
+			'Set Options › Max Retries to how often a rate-limited request may be sent again.',
+			ctx.getItemIndex(),
+		);
+	}
+	if (!Number.isFinite(maxWait) || maxWait < 0 || maxWait > 3600) {
+		throw inputError(
+			ctx,
+			`Max Total Wait must be from 0 to 3600 seconds, not ${JSON.stringify(options.maxRetryWait)}`,
+			'Set Options › Max Total Wait to how long one request may wait for the rate limit in all.',
+			ctx.getItemIndex(),
+		);
+	}
+	return { maxRetries, maxWaitMs: maxWait * 1000 };
+}

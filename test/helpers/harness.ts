@@ -1,0 +1,353 @@
+/**
+ * Runs the Business CRM node the way n8n runs it, in-process: a two-node workflow (an input node
+ * feeding the CRM node) executed by n8n-core's WorkflowExecute, which hands the declarative node
+ * to RoutingNode. The credential's generic authentication is applied as n8n's CredentialsHelper
+ * applies it (its expressions resolved by the workflow's expression engine), and requests go over
+ * real HTTP. n8n's own NodeTestHarness is not published on npm, hence this file.
+ */
+import {
+	DirectoryLoader,
+	ExecutionLifecycleHooks,
+	LoadOptionsContext,
+	RoutingNode,
+	ExecuteContext,
+	WorkflowExecute,
+} from 'n8n-core';
+import {
+	ICredentialsHelper,
+	NodeConnectionTypes,
+	Workflow,
+	type ICredentialDataDecryptedObject,
+	type ICredentialType,
+	type ICredentialTestRequest,
+	type IDataObject,
+	type IExecuteData,
+	type IHttpRequestOptions,
+	type INode,
+	type INodeCredentialsDetails,
+	type INodeExecutionData,
+	type INodeListSearchResult,
+	type INodeParameters,
+	type INodeType,
+	type INodeTypes,
+	type IRun,
+	type IVersionedNodeType,
+	type IWorkflowExecuteAdditionalData,
+	type ExecutionError,
+} from 'n8n-workflow';
+import { BusinessCrmApi } from '../../credentials/BusinessCrmApi.credentials';
+import { BusinessCrm } from '../../nodes/BusinessCrm/BusinessCrm.node';
+
+export const NODE_TYPE = 'n8n-nodes-business-crm.businessCrm';
+export const NODE_NAME = 'Business CRM';
+const INPUT_NODE = 'Input';
+const INPUT_TYPE = 'test.input';
+
+export interface CrmCredentials {
+	baseUrl: string;
+	apiKey: string;
+	organizationId: string;
+}
+
+export interface RunOptions {
+	parameters: INodeParameters;
+	credentials: CrmCredentials;
+	/** The json of the items fed into the node; one empty item by default. */
+	items?: IDataObject[];
+	/** n8n's node setting "On Error": continueRegularOutput is "Continue On Fail". */
+	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
+}
+
+export interface RunResult {
+	/** The node's main output (its first output; with continueErrorOutput, the success branch). */
+	items: INodeExecutionData[];
+	/** With continueErrorOutput, the items of the error branch. */
+	errorItems: INodeExecutionData[];
+	/** The error that stopped the node, if any. */
+	error?: ExecutionError;
+	run: IRun;
+}
+
+/** The node type as n8n loads it: the loader adds the declarative "Request Options" collection. */
+export function loadNodeType(): INodeType {
+	const nodeType = new BusinessCrm();
+	DirectoryLoader.applyDeclarativeNodeOptionParameters(nodeType);
+	return nodeType;
+}
+
+const credentialType: ICredentialType = new BusinessCrmApi();
+
+/** The node that feeds the test items into the CRM node. */
+function inputNodeType(items: IDataObject[]): INodeType {
+	return {
+		description: {
+			displayName: 'Input',
+			name: INPUT_TYPE,
+			group: ['input'],
+			version: 1,
+			description: 'Emits the test items',
+			defaults: { name: INPUT_NODE },
+			inputs: [NodeConnectionTypes.Main],
+			outputs: [NodeConnectionTypes.Main],
+			properties: [],
+		},
+		async execute() {
+			return [items.map((json) => ({ json }))];
+		},
+	};
+}
+
+function nodeTypesFor(crm: INodeType, input: INodeType): INodeTypes {
+	const types: Record<string, INodeType> = { [NODE_TYPE]: crm, [INPUT_TYPE]: input };
+	return {
+		getByName: (name: string) => types[name] as INodeType | IVersionedNodeType,
+		getByNameAndVersion: (name: string) => types[name],
+		getKnownTypes: () => ({}),
+	};
+}
+
+/** n8n's CredentialsHelper, reduced to what a run of this node needs. */
+class TestCredentialsHelper extends ICredentialsHelper {
+	constructor(private readonly data: CrmCredentials) {
+		super();
+	}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions,
+		workflow: Workflow,
+		node: INode,
+	): Promise<IHttpRequestOptions> {
+		if (typeName !== credentialType.name) throw new Error(`Unknown credential type ${typeName}`);
+		const authenticate = credentialType.authenticate;
+		if (!authenticate || typeof authenticate === 'function' || authenticate.type !== 'generic') {
+			throw new Error('The credential must use generic authentication');
+		}
+		const resolve = (value: string) => {
+			const resolved = workflow.expression.getSimpleParameterValue(
+				node,
+				value,
+				'internal',
+				{ $credentials: credentials },
+				undefined,
+				'',
+			);
+			return resolved ? String(resolved) : '';
+		};
+		for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {
+			const target = ((requestOptions as unknown as Record<string, IDataObject>)[outerKey] ??= {});
+			for (const [key, value] of Object.entries(outerValue as IDataObject)) {
+				target[resolve(key)] = resolve(value as string);
+			}
+		}
+		return requestOptions;
+	}
+
+	async preAuthentication() {
+		return undefined;
+	}
+
+	async runPreAuthentication() {
+		return undefined;
+	}
+
+	async getCredentials(): Promise<never> {
+		throw new Error('not used');
+	}
+
+	async getDecrypted(): Promise<ICredentialDataDecryptedObject> {
+		return { ...this.data };
+	}
+
+	async updateCredentials() {}
+
+	async updateCredentialsOauthTokenData() {}
+
+	getCredentialsProperties() {
+		return credentialType.properties;
+	}
+}
+
+function additionalDataFor(credentials: CrmCredentials, workflow: Workflow) {
+	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
+		id: workflow.id,
+		name: workflow.name,
+		nodes: Object.values(workflow.nodes),
+		connections: workflow.connectionsBySourceNode,
+		active: false,
+		activeVersionId: null,
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	} as never);
+	return {
+		credentialsHelper: new TestCredentialsHelper(credentials),
+		hooks,
+		executionId: 'test-execution',
+		currentNodeExecutionIndex: 0,
+		restApiUrl: 'http://127.0.0.1:5678/rest',
+		instanceBaseUrl: 'http://127.0.0.1:5678/',
+		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
+		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
+		variables: {},
+		userId: 'test-user',
+		setExecutionStatus: () => {},
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+function crmNode(parameters: INodeParameters, onError?: RunOptions['onError']): INode {
+	return {
+		id: 'crm-node',
+		name: NODE_NAME,
+		type: NODE_TYPE,
+		typeVersion: 1,
+		position: [200, 0],
+		parameters,
+		credentials: { businessCrmApi: { id: 'cred-1', name: 'Business CRM account' } },
+		...(onError ? { onError } : {}),
+	};
+}
+
+function workflowFor(options: RunOptions, nodeType = loadNodeType()): Workflow {
+	const nodes: INode[] = [
+		{ id: 'input-node', name: INPUT_NODE, type: INPUT_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
+		crmNode(options.parameters, options.onError),
+	];
+	return new Workflow({
+		id: 'test-workflow',
+		name: 'Business CRM test',
+		nodes,
+		connections: {
+			[INPUT_NODE]: { main: [[{ node: NODE_NAME, type: NodeConnectionTypes.Main, index: 0 }]] },
+		},
+		active: false,
+		nodeTypes: nodeTypesFor(nodeType, inputNodeType(options.items ?? [{}])),
+		settings: { executionOrder: 'v1' },
+	});
+}
+
+/** Runs the node on the given items and returns its output as n8n records it. */
+export async function runNode(options: RunOptions): Promise<RunResult> {
+	const workflow = workflowFor(options);
+	const additionalData = additionalDataFor(options.credentials, workflow);
+	const execute = new WorkflowExecute(additionalData, 'manual');
+	const run = await execute.run({ workflow, startNode: workflow.getNode(INPUT_NODE)! });
+	const taskData = run.data.resultData.runData[NODE_NAME]?.[0];
+	const outputs = taskData?.data?.main ?? [];
+	return {
+		items: outputs[0] ?? [],
+		errorItems: outputs[1] ?? [],
+		error: taskData?.error ?? run.data.resultData.error,
+		run,
+	};
+}
+
+/** Calls the Business locator's list search as the editor does when the list opens or filters. */
+export async function listBusinesses(
+	credentials: CrmCredentials,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const nodeType = loadNodeType();
+	const workflow = workflowFor({ parameters: { resource: 'business', operation: 'get' }, credentials }, nodeType);
+	const context = new LoadOptionsContext(
+		workflow,
+		workflow.getNode(NODE_NAME)!,
+		additionalDataFor(credentials, workflow),
+		'parameters.businessId',
+	);
+	return await nodeType.methods!.listSearch!.searchBusinesses.call(context, filter);
+}
+
+export interface CredentialTestResult {
+	status: 'OK' | 'Error';
+	message: string;
+	/** The body of the API's error reply, when there was one. */
+	apiBody?: unknown;
+}
+
+/**
+ * Tests the credential as n8n's CredentialsTester does for a request-based test: a temporary node
+ * whose only parameter routes the credential's test request, run by RoutingNode, with the
+ * credential's response-code rules turning a failed reply into the message the user sees.
+ */
+export async function testCredential(credentials: CrmCredentials): Promise<CredentialTestResult> {
+	const test = credentialType.test as ICredentialTestRequest;
+	const node: INode = {
+		id: 'temp',
+		name: 'Temp-Node',
+		type: 'n8n-nodes-base.noOp',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+		credentials: { businessCrmApi: { id: 'cred-1', name: 'Business CRM account' } as INodeCredentialsDetails },
+	};
+	const nodeType: INodeType = {
+		description: {
+			displayName: 'Temp',
+			name: 'n8n-nodes-base.noOp',
+			group: ['transform'],
+			version: 1,
+			description: '',
+			defaults: {},
+			inputs: [NodeConnectionTypes.Main],
+			outputs: [NodeConnectionTypes.Main],
+			credentials: [{ name: credentialType.name, required: true }],
+			properties: [
+				{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: test.request }, default: '' },
+			],
+		},
+	};
+	const types: INodeTypes = {
+		getByName: () => nodeType,
+		getByNameAndVersion: () => nodeType,
+		getKnownTypes: () => ({}),
+	};
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: types });
+	const additionalData = additionalDataFor(credentials, workflow);
+	const executeData: IExecuteData = { node, data: {}, source: null };
+	const context = new ExecuteContext(
+		workflow,
+		node,
+		additionalData,
+		'internal',
+		{ resultData: { runData: {} } } as never,
+		0,
+		[],
+		{ main: [[{ json: {} }]] },
+		executeData,
+		[],
+	);
+	const decrypted = { id: 'cred-1', name: 'Business CRM account', type: credentialType.name, data: { ...credentials } };
+	try {
+		await new RoutingNode(context, nodeType, decrypted).runNode();
+	} catch (caught) {
+		const error = caught as { cause?: { response?: { status: number; statusText?: string; data?: unknown }; code?: string }; message: string };
+		const response = error.cause?.response;
+		if (response) {
+			for (const rule of test.rules ?? []) {
+				if (rule.type === 'responseCode' && rule.properties.value === response.status) {
+					return { status: 'Error', message: rule.properties.message, apiBody: response.data };
+				}
+			}
+			return {
+				status: 'Error',
+				message: response.statusText || `Received HTTP status code: ${response.status}`,
+				apiBody: response.data,
+			};
+		}
+		if (error.cause?.code) return { status: 'Error', message: error.cause.code };
+		return { status: 'Error', message: error.message };
+	}
+	return { status: 'OK', message: 'Connection successful!' };
+}
