@@ -221,7 +221,14 @@ function crmNode(parameters: INodeParameters, onError?: RunOptions['onError']): 
 
 function workflowFor(options: RunOptions, nodeType = loadNodeType()): Workflow {
 	const nodes: INode[] = [
-		{ id: 'input-node', name: INPUT_NODE, type: INPUT_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: 'input-node',
+			name: INPUT_NODE,
+			type: INPUT_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
 		crmNode(options.parameters, options.onError),
 	];
 	return new Workflow({
@@ -259,7 +266,10 @@ export async function listBusinesses(
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const nodeType = loadNodeType();
-	const workflow = workflowFor({ parameters: { resource: 'business', operation: 'get' }, credentials }, nodeType);
+	const workflow = workflowFor(
+		{ parameters: { resource: 'business', operation: 'get' }, credentials },
+		nodeType,
+	);
 	const context = new LoadOptionsContext(
 		workflow,
 		workflow.getNode(NODE_NAME)!,
@@ -290,7 +300,9 @@ export async function testCredential(credentials: CrmCredentials): Promise<Crede
 		typeVersion: 1,
 		position: [0, 0],
 		parameters: {},
-		credentials: { businessCrmApi: { id: 'cred-1', name: 'Business CRM account' } as INodeCredentialsDetails },
+		credentials: {
+			businessCrmApi: { id: 'cred-1', name: 'Business CRM account' } as INodeCredentialsDetails,
+		},
 	};
 	const nodeType: INodeType = {
 		description: {
@@ -304,7 +316,13 @@ export async function testCredential(credentials: CrmCredentials): Promise<Crede
 			outputs: [NodeConnectionTypes.Main],
 			credentials: [{ name: credentialType.name, required: true }],
 			properties: [
-				{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: test.request }, default: '' },
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					routing: { request: test.request },
+					default: '',
+				},
 			],
 		},
 	};
@@ -313,7 +331,12 @@ export async function testCredential(credentials: CrmCredentials): Promise<Crede
 		getByNameAndVersion: () => nodeType,
 		getKnownTypes: () => ({}),
 	};
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: types });
+	const workflow = new Workflow({
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: types,
+	});
 	const additionalData = additionalDataFor(credentials, workflow);
 	const executeData: IExecuteData = { node, data: {}, source: null };
 	const context = new ExecuteContext(
@@ -328,11 +351,19 @@ export async function testCredential(credentials: CrmCredentials): Promise<Crede
 		executeData,
 		[],
 	);
-	const decrypted = { id: 'cred-1', name: 'Business CRM account', type: credentialType.name, data: { ...credentials } };
+	const decrypted = {
+		id: 'cred-1',
+		name: 'Business CRM account',
+		type: credentialType.name,
+		data: { ...credentials },
+	};
 	try {
 		await new RoutingNode(context, nodeType, decrypted).runNode();
 	} catch (caught) {
-		const error = caught as { cause?: { response?: { status: number; statusText?: string; data?: unknown }; code?: string }; message: string };
+		const error = caught as {
+			cause?: { response?: { status: number; statusText?: string; data?: unknown }; code?: string };
+			message: string;
+		};
 		const response = error.cause?.response;
 		if (response) {
 			for (const rule of test.rules ?? []) {

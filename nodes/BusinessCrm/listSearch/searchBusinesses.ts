@@ -3,8 +3,7 @@ import type {
 	INodeListSearchItems,
 	INodeListSearchResult,
 } from 'n8n-workflow';
-import { normalizeBaseUrl } from '../shared/baseUrl';
-import { inputError } from '../shared/errors';
+import { parseBaseUrl } from '../shared/baseUrl';
 import { recordId } from '../shared/output';
 import { readList } from '../shared/pagination';
 import { CREDENTIAL_TYPE, DEFAULT_RETRY_POLICY } from '../shared/transport';
@@ -27,17 +26,9 @@ export async function searchBusinesses(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
+	// Load-options requests get no requestDefaults, so the base URL is resolved here.
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-	let baseURL: string;
-	try {
-		baseURL = normalizeBaseUrl(credentials.baseUrl);
-	} catch (error) {
-		throw inputError(
-			this,
-			(error as Error).message,
-			'Fix the Base URL in the Business CRM credential.',
-		);
-	}
+	const baseURL = parseBaseUrl(credentials.baseUrl).url;
 	const { items } = await readList(this, {
 		what: 'List businesses',
 		options: { method: 'GET', baseURL, url: '/api/business/list/all' },

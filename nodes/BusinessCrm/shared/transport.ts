@@ -5,6 +5,7 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 } from 'n8n-workflow';
+import { parseBaseUrl } from './baseUrl';
 import { httpError, inputError, transportError, type ApiReply } from './errors';
 
 export const CREDENTIAL_TYPE = 'businessCrmApi';
@@ -116,11 +117,21 @@ function hasControlCharacter(text: string): boolean {
 }
 
 /**
- * The API key and organization ID as they are sent, checked, so they can be kept out of every
- * message. A line break inside either would make an invalid header; say so before sending.
+ * Checks the credential before anything is sent, and returns the API key and organization ID as
+ * they are sent, so they can be kept out of every message. A line break inside either would make
+ * an invalid header, and a Base URL the node cannot use would fail with an unhelpful message.
  */
 export async function credentialSecrets(ctx: Context, itemIndex?: number): Promise<string[]> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+	const { problem } = parseBaseUrl(credentials.baseUrl);
+	if (problem !== undefined) {
+		throw inputError(
+			ctx,
+			problem.replace('The Base URL', 'The Base URL in the Business CRM credential'),
+			'Open the credential and correct the Base URL.',
+			itemIndex,
+		);
+	}
 	const fields: Array<[string, unknown]> = [
 		['API Key', credentials.apiKey],
 		['Organization ID', credentials.organizationId],

@@ -1,0 +1,123 @@
+import { startSandbox, type BusinessListShape, type Sandbox } from './sandbox/server';
+import { listBusinesses, runNode } from './helpers/harness';
+import { byId, credentialsFor, requestsTo } from './helpers/fixtures';
+
+const LIST = '/api/business/list/all';
+
+describe('Business', () => {
+	let sandbox: Sandbox;
+	beforeAll(async () => {
+		sandbox = await startSandbox({ businesses: 45 });
+	});
+	afterAll(async () => await sandbox.close());
+	beforeEach(() => {
+		sandbox.clearLog();
+		sandbox.setBusinessListShape('paginated');
+	});
+
+	const run = (parameters: Record<string, unknown>, items?: Array<Record<string, unknown>>) =>
+		runNode({
+			credentials: credentialsFor(sandbox),
+			parameters: { resource: 'business', ...parameters },
+			items: items as never,
+		});
+
+	describe('Get', () => {
+		it('gets one business by ID and outputs the record inside content', async () => {
+			const business = sandbox.businesses[7];
+			const { items, error } = await run({ operation: 'get', businessId: byId(business.id) });
+			expect(error).toBeUndefined();
+			expect(items).toEqual([{ json: business, pairedItem: { item: 0 } }]);
+			expect(sandbox.requests.map((r) => [r.method, r.path, r.query, r.status])).toEqual([
+				['GET', `/api/business/${business.id}`, {}, 200],
+			]);
+		});
+
+		it('takes the ID from an expression and a list-mode locator, one request per item', async () => {
+			const [a, b] = sandbox.businesses;
+			const { items } = await run(
+				{ operation: 'get', businessId: { __rl: true, mode: 'list', value: '={{ $json.id }}' } },
+				[{ id: a.id }, { id: b.id }],
+			);
+			expect(items.map((item) => [item.json.id, item.pairedItem])).toEqual([
+				[a.id, { item: 0 }],
+				[b.id, { item: 1 }],
+			]);
+		});
+
+		it('names the ID in a 404', async () => {
+			const { items, error } = await run({ operation: 'get', businessId: byId('biz_missing') });
+			expect(items).toEqual([]);
+			expect(error?.message).toBe(
+				'Get business failed: the Business CRM API answered 404 "Not Found: Business biz_missing not found"',
+			);
+			expect(error?.description).toBe(
+				'No business with ID "biz_missing" was found in this organization. Check the ID, or pick the business from the list.',
+			);
+		});
+	});
+
+	describe('Get Many', () => {
+		it('follows the pagination the reply shows: first request bare, then limit/offset', async () => {
+			const { items } = await run({ operation: 'getAll', returnAll: true });
+			expect(items.map((item) => item.json)).toEqual(sandbox.businesses);
+			expect(requestsTo(sandbox, LIST).map((r) => r.query)).toEqual([
+				{},
+				{ limit: '100', offset: '20' },
+			]);
+		});
+
+		it('stops at the limit', async () => {
+			const { items } = await run({ operation: 'getAll', returnAll: false, limit: 5 });
+			expect(items.map((item) => item.json.id)).toEqual(
+				sandbox.businesses.slice(0, 5).map((b) => b.id),
+			);
+			expect(requestsTo(sandbox, LIST)).toHaveLength(1);
+		});
+
+		it.each<BusinessListShape>([
+			'array',
+			'content-array',
+			'content-businesses',
+			'content-items',
+			'data',
+		])('understands the %s reply shape', async (shape) => {
+			sandbox.setBusinessListShape(shape);
+			const { items, error } = await run({ operation: 'getAll', returnAll: true });
+			expect(error).toBeUndefined();
+			expect(items).toEqual(sandbox.businesses.map((json) => ({ json, pairedItem: { item: 0 } })));
+			expect(requestsTo(sandbox, LIST)).toHaveLength(1);
+		});
+	});
+
+	describe('list search (Business locator, From List)', () => {
+		it('lists every business with a readable name, reading every page', async () => {
+			const { results } = await listBusinesses(credentialsFor(sandbox));
+			expect(results).toEqual(
+				sandbox.businesses.map((b) => ({ name: `${b.name} (${b.id})`, value: b.id })),
+			);
+			expect(requestsTo(sandbox, LIST)).toHaveLength(2);
+		});
+
+		it('filters by name, case-insensitively', async () => {
+			const target = sandbox.businesses[3];
+			const { results } = await listBusinesses(credentialsFor(sandbox), target.name.toUpperCase());
+			expect(results).toContainEqual({ name: `${target.name} (${target.id})`, value: target.id });
+			expect(results.every((r) => r.name.toLowerCase().includes(target.name.toLowerCase()))).toBe(
+				true,
+			);
+		});
+
+		it('filters by ID', async () => {
+			const target = sandbox.businesses[44];
+			const { results } = await listBusinesses(credentialsFor(sandbox), target.id);
+			expect(results).toEqual([{ name: `${target.name} (${target.id})`, value: target.id }]);
+		});
+
+		it('works with an unpaginated array reply too', async () => {
+			sandbox.setBusinessListShape('array');
+			const { results } = await listBusinesses(credentialsFor(sandbox));
+			expect(results).toHaveLength(45);
+		});
+	});
+});

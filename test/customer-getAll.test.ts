@@ -1,0 +1,114 @@
+import { startSandbox, type Sandbox } from './sandbox/server';
+import { runNode } from './helpers/harness';
+import { credentialsFor, requestsTo } from './helpers/fixtures';
+
+const CUSTOMERS = '/api/public/v1/customers';
+
+describe('Customer › Get Many', () => {
+	let sandbox: Sandbox;
+	beforeAll(async () => {
+		sandbox = await startSandbox({ businesses: 3 });
+	});
+	afterAll(async () => await sandbox.close());
+	beforeEach(() => sandbox.clearLog());
+
+	const getMany = (parameters: Record<string, unknown>, items?: Array<Record<string, unknown>>) =>
+		runNode({
+			credentials: credentialsFor(sandbox),
+			parameters: { resource: 'customer', operation: 'getAll', ...parameters },
+			items: items as never,
+		});
+
+	it.each([0, 1, 99, 100, 101, 250, 10_000])(
+		'Return All over %i customers outputs each once, in order, in ceil(N/100) requests',
+		async (count) => {
+			sandbox.seedCustomers(count);
+			const { items, error } = await getMany({ returnAll: true });
+			expect(error).toBeUndefined();
+			expect(items.map((item) => item.json.id)).toEqual(sandbox.customers.map((c) => c.id));
+			expect(items[0]?.json).toEqual(sandbox.customers[0]);
+			expect(items.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
+
+			const requests = requestsTo(sandbox, CUSTOMERS);
+			const pages = Math.max(1, Math.ceil(count / 100));
+			expect(requests).toHaveLength(pages);
+			expect(requests.map((request) => request.query)).toEqual(
+				Array.from({ length: pages }, (_, page) => ({ limit: '100', offset: String(page * 100) })),
+			);
+			expect(requests.every((request) => request.method === 'GET' && request.status === 200)).toBe(
+				true,
+			);
+		},
+	);
+
+	it.each([
+		[1, [{ limit: '1', offset: '0' }]],
+		[20, [{ limit: '20', offset: '0' }]],
+		[100, [{ limit: '100', offset: '0' }]],
+		[
+			101,
+			[
+				{ limit: '100', offset: '0' },
+				{ limit: '1', offset: '100' },
+			],
+		],
+		[
+			250,
+			[
+				{ limit: '100', offset: '0' },
+				{ limit: '100', offset: '100' },
+				{ limit: '50', offset: '200' },
+			],
+		],
+	])('Limit %i returns the first customers with the fewest requests', async (limit, queries) => {
+		sandbox.seedCustomers(300);
+		const { items } = await getMany({ returnAll: false, limit });
+		expect(items.map((item) => item.json.id)).toEqual(
+			sandbox.customers.slice(0, limit).map((c) => c.id),
+		);
+		expect(requestsTo(sandbox, CUSTOMERS).map((request) => request.query)).toEqual(queries);
+	});
+
+	it('stops early when the list is shorter than the limit', async () => {
+		sandbox.seedCustomers(30);
+		const { items } = await getMany({ returnAll: false, limit: 250 });
+		expect(items).toHaveLength(30);
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(1);
+	});
+
+	it('sends the credential headers and nothing else the spec does not show', async () => {
+		sandbox.seedCustomers(2);
+		await getMany({ returnAll: true });
+		const [request] = requestsTo(sandbox, CUSTOMERS);
+		expect(request.headers['x-api-key']).toBe(sandbox.apiKey);
+		expect(request.headers['x-organization-id']).toBe(sandbox.organizationId);
+		expect(request.headers.accept).toBe('application/json');
+		expect(request.body).toBeUndefined();
+	});
+
+	it('runs once per input item, with a limit from an expression, and pairs every item', async () => {
+		sandbox.seedCustomers(10);
+		const { items } = await getMany({ returnAll: false, limit: '={{ $json.take }}' }, [
+			{ take: 2 },
+			{ take: 3 },
+		]);
+		expect(items.map((item) => [item.json.id, item.pairedItem])).toEqual([
+			[sandbox.customers[0].id, { item: 0 }],
+			[sandbox.customers[1].id, { item: 0 }],
+			[sandbox.customers[0].id, { item: 1 }],
+			[sandbox.customers[1].id, { item: 1 }],
+			[sandbox.customers[2].id, { item: 1 }],
+		]);
+		expect(requestsTo(sandbox, CUSTOMERS).map((request) => request.query.limit)).toEqual([
+			'2',
+			'3',
+		]);
+	});
+
+	it('treats an empty page as empty, not as an error', async () => {
+		sandbox.seedCustomers(0);
+		const { items, error } = await getMany({ returnAll: false, limit: 5 });
+		expect(error).toBeUndefined();
+		expect(items).toEqual([]);
+	});
+});
