@@ -1,0 +1,34 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { PackageDirectoryLoader } from 'n8n-core';
+
+// `npm test` builds first (pretest), so this loads exactly what the package ships.
+const root = join(__dirname, '..');
+
+describe('the built package, loaded by n8n-core the way n8n loads a community package', () => {
+	it('loads the node and the credential from dist with their icons and codex', async () => {
+		expect(existsSync(join(root, 'dist/nodes/BusinessCrm/BusinessCrm.node.js'))).toBe(true);
+		const loader = new PackageDirectoryLoader(root);
+		await loader.loadAll();
+
+		expect(loader.packageName).toBe('n8n-nodes-business-crm');
+		expect(Object.keys(loader.nodeTypes)).toEqual(['businessCrm']);
+		expect(Object.keys(loader.credentialTypes)).toEqual(['businessCrmApi']);
+
+		const [node] = loader.types.nodes;
+		expect(node.name).toBe('businessCrm');
+		expect(node.iconUrl).toEqual({
+			light: 'icons/n8n-nodes-business-crm/dist/icons/businessCrm.svg',
+			dark: 'icons/n8n-nodes-business-crm/dist/icons/businessCrm.dark.svg',
+		});
+		expect(node.codex?.categories).toEqual(['Sales']);
+		expect(node.properties.map((p) => p.name)).toContain('requestOptions');
+
+		const [credential] = loader.types.credentials;
+		expect(credential.name).toBe('businessCrmApi');
+		expect(credential.supportedNodes).toEqual(['businessCrm']);
+		for (const icon of ['businessCrm.svg', 'businessCrm.dark.svg']) {
+			expect(existsSync(join(root, 'dist/icons', icon))).toBe(true);
+		}
+	});
+});
