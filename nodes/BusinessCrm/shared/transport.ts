@@ -238,7 +238,16 @@ async function sendWithRetries(ctx: Context, request: ApiRequest): Promise<unkno
 	const { policy, itemIndex, what } = request;
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
 	let waitedMs = 0;
-	for (let attempt = 0; ; attempt++) {
+	let attempt = 0;
+	/** Waits before the next attempt if the policy still allows one; false when it does not. */
+	const waitForRetry = async (waitMs: number) => {
+		if (attempt >= policy.maxRetries || waitedMs + waitMs > policy.maxWaitMs) return false;
+		waitedMs += waitMs;
+		attempt++;
+		await sleep(waitMs, signal);
+		return true;
+	};
+	for (;;) {
 		let reply: ApiReply;
 		try {
 			const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
@@ -256,12 +265,7 @@ async function sendWithRetries(ctx: Context, request: ApiRequest): Promise<unkno
 			const code = errorCode(error);
 			const failure = describeFailure(code, request.options.timeout);
 			const retryable = idempotent && code !== undefined && TRANSIENT_CODES.has(code);
-			const waitMs = backoffMs(attempt);
-			if (retryable && attempt < policy.maxRetries && waitedMs + waitMs <= policy.maxWaitMs) {
-				waitedMs += waitMs;
-				await sleep(waitMs, signal);
-				continue;
-			}
+			if (retryable && (await waitForRetry(backoffMs(attempt)))) continue;
 			throw transportError(
 				ctx,
 				`${what} failed: ${failure.message}`,
@@ -274,12 +278,7 @@ async function sendWithRetries(ctx: Context, request: ApiRequest): Promise<unkno
 		const status = reply.statusCode;
 		if (status === 429 || (idempotent && TRANSIENT_STATUSES.has(status))) {
 			const asked = status === 429 ? requestedWaitMs(reply) : undefined;
-			const waitMs = asked ?? backoffMs(attempt);
-			if (attempt < policy.maxRetries && waitedMs + waitMs <= policy.maxWaitMs) {
-				waitedMs += waitMs;
-				await sleep(waitMs, signal);
-				continue;
-			}
+			if (await waitForRetry(asked ?? backoffMs(attempt))) continue;
 			if (status === 429) {
 				const askedText =
 					asked === undefined
