@@ -39,6 +39,8 @@ export function parseBaseUrl(value: unknown): { url?: string; problem?: string }
 
 /**
  * The expression that resolves the credential's Base URL wherever n8n builds a request. An
- * unusable one resolves to nothing; the node explains why before it sends anything.
+ * unusable one resolves to nothing; the node explains why before it sends anything. A compiler
+ * that drops whitespace could put two closing braces together, which would end the expression
+ * early, so they are kept apart.
  */
-export const BASE_URL_EXPRESSION = `={{ (${parseBaseUrl.toString()})($credentials.baseUrl).url }}`;
+export const BASE_URL_EXPRESSION = `={{ (${parseBaseUrl.toString().replace(/\}\}/g, '} }')})($credentials.baseUrl).url }}`;

@@ -35,8 +35,8 @@ export type OperationHandler = (
  * Wraps an operation as the `routing.operations.pagination` function of a declarative
  * operation: the one hook where declarative routing lets a node send its requests itself
  * (to retry, paginate and word errors). Every output item is paired with its input item,
- * and with Continue On Fail an error becomes an item `{error, details}` paired the same way
- * (n8n's routing would emit it unpaired, and with an empty json).
+ * and with Continue On Fail an error becomes an item `{error}` paired the same way (n8n's
+ * routing would emit it unpaired, and with an empty json).
  */
 export function runOperation(handler: OperationHandler) {
 	return async function (
@@ -52,10 +52,12 @@ export function runOperation(handler: OperationHandler) {
 			const error = asNodeError(this, caught, itemIndex);
 			error.context.itemIndex = itemIndex;
 			if (!this.continueOnFail()) throw error;
-			// n8n's convention for error items; an `error` property would make n8n replace the
-			// json with the message alone and lose the details.
-			const json: IDataObject = { error: error.message };
-			if (error.description) json.details = error.description;
+			// One key, message then advice: n8n before 2.9 sends an item to the error output only
+			// when `error` is its sole key, and later versions replace the json of items that
+			// carry an error object with the message alone, so the advice would be lost.
+			const json: IDataObject = {
+				error: error.description ? `${error.message}. ${error.description}` : error.message,
+			};
 			return [{ json, pairedItem: { item: itemIndex } }];
 		}
 	};

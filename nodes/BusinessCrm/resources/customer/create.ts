@@ -16,9 +16,15 @@ const showOnlyForCreate = { resource: ['customer'], operation: ['create'] };
 /** Fields the node sets itself; a custom field may not overwrite them. */
 const NODE_FIELDS = ['businessId', 'firstName', 'lastName', 'email', 'phone'];
 
+/** A field's text, trimmed; undefined when empty, so it is not sent. */
 function optionalText(value: unknown): string | undefined {
+	if (value === null || value === undefined) return undefined;
 	const text =
-		typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+		typeof value === 'string'
+			? value.trim()
+			: typeof value === 'object'
+				? JSON.stringify(value)
+				: String(value);
 	return text === '' ? undefined : text;
 }
 
@@ -65,7 +71,9 @@ function customerBody(ctx: IExecuteSingleFunctions): IDataObject {
 			);
 		}
 		taken.add(name.toLowerCase());
-		body[name] = typeof field.value === 'string' ? field.value : String(field.value ?? '');
+		// Like Email and Phone, a field whose value is empty (e.g. a blank cell) is not sent.
+		const value = optionalText(field.value);
+		if (value !== undefined) body[name] = value;
 	}
 	return body;
 }
