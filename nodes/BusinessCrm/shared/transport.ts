@@ -117,11 +117,11 @@ function hasControlCharacter(text: string): boolean {
 }
 
 /**
- * Checks the credential before anything is sent, and returns the API key and organization ID as
+ * credentialSecrets: checks the credential before anything is sent, and returns the API key and organization ID as
  * they are sent, so they can be kept out of every message. A line break inside either would make
  * an invalid header, and a Base URL the node cannot use would fail with an unhelpful message.
  */
-export async function credentialSecrets(ctx: Context, itemIndex?: number): Promise<string[]> {
+async function readSecrets(ctx: Context, itemIndex?: number): Promise<string[]> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const { problem } = parseBaseUrl(credentials.baseUrl);
 	if (problem !== undefined) {
@@ -156,6 +156,19 @@ export async function credentialSecrets(ctx: Context, itemIndex?: number): Promi
 		}
 		return text;
 	});
+}
+
+// One read per item, not per page: in n8n each getCredentials is a database read and decryption.
+const secretsByContext = new WeakMap<object, Promise<string[]>>();
+
+/** credentialSecrets for this item's context, read once. */
+export async function credentialSecrets(ctx: Context, itemIndex?: number): Promise<string[]> {
+	let secrets = secretsByContext.get(ctx);
+	if (!secrets) {
+		secrets = readSecrets(ctx, itemIndex);
+		secretsByContext.set(ctx, secrets);
+	}
+	return await secrets;
 }
 
 function errorCode(error: unknown): string | undefined {
