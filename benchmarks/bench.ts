@@ -1,0 +1,376 @@
+/**
+ * Benchmark of the Business CRM node against the sandbox API server.
+ *
+ *   node --expose-gc --import tsx benchmarks/bench.ts [--quick]
+ *   (npx tsx benchmarks/bench.ts works too: gc is then exposed at runtime)
+ *
+ * Measures, each figure the median of 5 runs (3 with --quick, which also skips 100,000):
+ *  1. Customer › Get Many with Return All over N customers, run in-process by n8n-core
+ *     (test/helpers/harness.ts): requests, wall time, items/s, peak heap and RSS.
+ *  2. The same read by a bare fetch loop: the floor for any client.
+ *  3. Customer › Create for M input items, against bare loops of sequential and of 10 concurrent
+ *     POSTs.
+ *  4. In a real n8n (the e2e setup), Return All of 10,000 customers by this node against n8n's
+ *     HTTP Request node with pagination and Split Out (real-n8n.ts; skipped with --quick or
+ *     --no-n8n, since the first run installs n8n).
+ *  5. How time and memory grow from 10,000 to 100,000 customers.
+ * Node runs and bare runs alternate against the same server, so a drift in the machine's speed
+ * hits both sides of every ratio. The table goes to stdout and to benchmarks/results.md.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+
+import {
+	bareCreate,
+	bareGetMany,
+	loadHarness,
+	measure,
+	nodeCreate,
+	nodeGetMany,
+	PAGE_SIZE,
+	PARALLEL,
+	SandboxProcess,
+	summarize,
+	type Sample,
+	type Summary,
+} from './lib';
+import { compareInRealN8n, REAL_N8N_CUSTOMERS } from './real-n8n';
+
+const QUICK = process.argv.includes('--quick');
+const REAL_N8N = !QUICK && !process.argv.includes('--no-n8n');
+const RUNS = QUICK ? 3 : 5;
+const GET_MANY_SIZES = QUICK ? [1_000, 10_000] : [1_000, 10_000, 100_000];
+const CREATE_ITEMS = 1_000;
+const TARGET_TIME_RATIO = 1.25;
+const TARGET_MEMORY_GROWTH = 12;
+const RESULTS_FILE = join(__dirname, 'results.md');
+
+/**
+ * Runs each contestant RUNS times, taking turns and rotating who goes first, so that neither
+ * always runs on a freshly collected heap or right after the other's garbage.
+ */
+async function compare(
+	sandbox: SandboxProcess,
+	contestants: Array<() => Promise<unknown[]>>,
+): Promise<Summary[]> {
+	const samples: Sample[][] = contestants.map(() => []);
+	for (let run = 0; run < RUNS; run++) {
+		for (let turn = 0; turn < contestants.length; turn++) {
+			const index = (run + turn) % contestants.length;
+			samples[index].push(await measure(sandbox, contestants[index]));
+		}
+	}
+	return samples.map(summarize);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Report                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+const count = (n: number) => n.toLocaleString('en-US');
+const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+const ratio = (value: number) => `${value.toFixed(2)}×`;
+
+function requestsCell(summary: Summary, expected: number): string {
+	const distinct = [...new Set(summary.requests)];
+	const seen = distinct.length === 1 ? count(distinct[0]) : distinct.map(count).join('/');
+	return `${seen} (${count(expected)})`;
+}
+
+function rssCell(summary: Summary): string {
+	return `+${mb(summary.rssBytes)} (${mb(summary.rssPeakBytes)})`;
+}
+
+/**
+ * RSS rarely shrinks after a run, so a later, smaller run may not grow it at all: a ratio over a
+ * growth under 1 MiB says nothing.
+ */
+function growth(large: number, small: number): string {
+	return small < 2 ** 20 ? 'n/a (10k did not grow it)' : ratio(large / small);
+}
+
+function timeCell(summary: Summary): string {
+	return `${summary.ms.toFixed(0)} (${summary.minMs.toFixed(0)}–${summary.maxMs.toFixed(0)})`;
+}
+
+function row(cells: string[]): string {
+	return `| ${cells.join(' | ')} |`;
+}
+
+function versionOf(name: string): string {
+	const manifest = JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')) as {
+		version: string;
+	};
+	return manifest.version;
+}
+
+function header(): string {
+	const cpu = cpus();
+	return [
+		'# Business CRM node: benchmark',
+		'',
+		`- Date: ${new Date().toISOString()}`,
+		`- Machine: ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory`,
+		// Other work on the machine skews every figure; the load average shows whether there was any.
+		`- Load average at start (1/5/15 min): ${loadavg()
+			.map((load) => load.toFixed(2))
+			.join(' / ')}`,
+		`- Node ${process.version}; n8n-core ${versionOf('n8n-core')}, n8n-workflow ${versionOf('n8n-workflow')}`,
+		`- ${RUNS} runs per figure, median shown (time: median (min–max)); ${QUICK ? 'quick mode, 100,000 skipped' : 'full run'}`,
+		'- Sandbox API server in a child process on 127.0.0.1, request log off, no rate limit. Memory is',
+		'  the client process only: peak minus the baseline after a full GC, sampled every 5 ms. RSS',
+		'  is also shown whole: the process keeps memory it grew in earlier runs, so a later run may',
+		'  add nothing to it. Heap peaks include garbage not yet collected, so they grow less than N.',
+		'- Node code (nodes/, credentials/) is compiled by TypeScript as `npm run build` does (see lib.ts).',
+		'',
+	].join('\n');
+}
+
+interface GetManyResult {
+	size: number;
+	node: Summary;
+	bare: Summary;
+}
+
+interface Target {
+	name: string;
+	pass: boolean | undefined;
+	detail: string;
+}
+
+function targetLine(target: Target): string {
+	const verdict = target.pass === undefined ? 'SKIP' : target.pass ? 'PASS' : 'MISS';
+	return `- ${verdict}: ${target.name} (${target.detail})`;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Main                                                                                        */
+/* ------------------------------------------------------------------------------------------ */
+
+async function main(): Promise<void> {
+	const runNode = await loadHarness();
+	const sandbox = await SandboxProcess.start();
+	const info = sandbox.info;
+	const lines: string[] = [header()];
+	const print = (...text: string[]) => {
+		for (const line of text) {
+			console.log(line);
+			lines.push(line);
+		}
+	};
+	console.log(lines[0]);
+
+	try {
+		// Warm-up: JIT, connection pools and n8n-core's lazy setup, so run 1 is not an outlier.
+		await sandbox.seed(1_000);
+		await measure(sandbox, nodeGetMany(runNode, info));
+		await measure(sandbox, bareGetMany(info));
+		await measure(sandbox, nodeCreate(runNode, info, 100));
+		await measure(sandbox, bareCreate(info, 100, PARALLEL));
+
+		const getMany: GetManyResult[] = [];
+		for (const size of GET_MANY_SIZES) {
+			await sandbox.seed(size);
+			const [node, bare] = await compare(sandbox, [nodeGetMany(runNode, info), bareGetMany(info)]);
+			for (const summary of [node, bare]) {
+				if (summary.items !== size) {
+					throw new Error(`Get Many over ${size} customers returned ${summary.items} items`);
+				}
+			}
+			getMany.push({ size, node, bare });
+		}
+
+		// A small store, so the create runs do not pay for whatever the reads left behind.
+		await sandbox.seed(0);
+		const [create, createSequential, createParallel] = await compare(sandbox, [
+			nodeCreate(runNode, info, CREATE_ITEMS),
+			bareCreate(info, CREATE_ITEMS, 1),
+			bareCreate(info, CREATE_ITEMS, PARALLEL),
+		]);
+
+		print(
+			'## 1–2. Customer › Get Many, Return All: node in n8n-core vs bare fetch loop',
+			'',
+			row([
+				'N',
+				'client',
+				'requests (minimum)',
+				'wall ms',
+				'items/s',
+				'peak heap MB',
+				'RSS MB: +peak (whole)',
+				'node / bare',
+			]),
+			row(['---:', '---', '---:', '---:', '---:', '---:', '---:', '---:']),
+		);
+		for (const { size, node, bare } of getMany) {
+			const minimum = Math.ceil(size / PAGE_SIZE);
+			for (const [name, summary] of [
+				['node (runNode)', node],
+				['bare fetch loop', bare],
+			] as const) {
+				print(
+					row([
+						count(size),
+						name,
+						requestsCell(summary, minimum),
+						timeCell(summary),
+						count(Math.round(size / (summary.ms / 1000))),
+						mb(summary.heapBytes),
+						rssCell(summary),
+						summary === node ? ratio(node.ms / bare.ms) : '',
+					]),
+				);
+			}
+		}
+
+		print(
+			'',
+			`## 3. Customer › Create, M = ${count(CREATE_ITEMS)} input items`,
+			'',
+			row([
+				'client',
+				'requests (expected)',
+				'wall ms',
+				'items/s',
+				'peak heap MB',
+				'RSS MB: +peak (whole)',
+				'node / this',
+			]),
+			row(['---', '---:', '---:', '---:', '---:', '---:', '---:']),
+		);
+		for (const [name, summary] of [
+			[`node (runNode, ${PARALLEL} in flight)`, create],
+			['bare fetch, sequential', createSequential],
+			[`bare fetch, ${PARALLEL} concurrent`, createParallel],
+		] as const) {
+			print(
+				row([
+					name,
+					requestsCell(summary, CREATE_ITEMS),
+					timeCell(summary),
+					count(Math.round(CREATE_ITEMS / (summary.ms / 1000))),
+					mb(summary.heapBytes),
+					rssCell(summary),
+					summary === create ? '' : ratio(create.ms / summary.ms),
+				]),
+			);
+		}
+
+		print(
+			'',
+			`## 4. Real n8n: Return All of ${count(REAL_N8N_CUSTOMERS)} customers, this node against HTTP Request`,
+			'',
+		);
+		let realN8n: { ratio: number } | undefined;
+		if (REAL_N8N) {
+			const measured = await compareInRealN8n(RUNS);
+			const median = (values: number[]) =>
+				[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+			const node = median(measured.node.map((timing) => timing.executionMs));
+			const http = median(measured.httpRequest.map((timing) => timing.executionMs));
+			realN8n = { ratio: node / http };
+			print(
+				`n8n ${measured.n8nVersion}, \`n8n execute\`; execution time from n8n's own startedAt/stoppedAt, process time includes n8n's start-up.`,
+				'',
+				row([
+					'workflow',
+					'execution ms (median)',
+					'all runs',
+					'process ms (median)',
+					'node / this',
+				]),
+				row(['---', '---:', '---', '---:', '---:']),
+				row([
+					'Business CRM node, Return All',
+					String(node),
+					measured.node.map((timing) => timing.executionMs).join(', '),
+					String(median(measured.node.map((timing) => timing.processMs))),
+					'',
+				]),
+				row([
+					'HTTP Request (limit/offset pagination, stop on hasMore) + Split Out',
+					String(http),
+					measured.httpRequest.map((timing) => timing.executionMs).join(', '),
+					String(median(measured.httpRequest.map((timing) => timing.processMs))),
+					ratio(node / http),
+				]),
+			);
+		} else {
+			print('_Skipped (--quick or --no-n8n)._');
+		}
+
+		const at = (size: number) => getMany.find((result) => result.size === size);
+		const small = at(10_000);
+		const large = at(100_000);
+		print('', '## 5. Growth of Get Many from 10,000 to 100,000 customers', '');
+		if (small && large) {
+			print(
+				row(['client', 'time 100k / 10k', 'peak heap 100k / 10k', 'peak RSS 100k / 10k']),
+				row(['---', '---:', '---:', '---:']),
+			);
+			for (const [name, pick] of [
+				['node (runNode)', (result: GetManyResult) => result.node],
+				['bare fetch loop', (result: GetManyResult) => result.bare],
+			] as const) {
+				print(
+					row([
+						name,
+						ratio(pick(large).ms / pick(small).ms),
+						ratio(pick(large).heapBytes / pick(small).heapBytes),
+						growth(pick(large).rssBytes, pick(small).rssBytes),
+					]),
+				);
+			}
+		} else {
+			print('_Skipped: --quick does not run 100,000._');
+		}
+
+		const targets: Target[] = [
+			...getMany.map(({ size, node }) => ({
+				name: `Get Many over ${count(size)}: requests exactly ceil(N/100)`,
+				pass: node.requests.every((seen) => seen === Math.ceil(size / PAGE_SIZE)),
+				detail: `saw ${node.requests.join(', ')}; minimum ${Math.ceil(size / PAGE_SIZE)}`,
+			})),
+			{
+				name: `Create ${count(CREATE_ITEMS)}: requests exactly M`,
+				pass: create.requests.every((seen) => seen === CREATE_ITEMS),
+				detail: `saw ${create.requests.join(', ')}`,
+			},
+			...[10_000, 100_000].map((size) => {
+				const result = at(size);
+				const value = result ? result.node.ms / result.bare.ms : undefined;
+				return {
+					name: `Get Many over ${count(size)}: node within ${TARGET_TIME_RATIO}× of the bare loop`,
+					pass: value === undefined ? undefined : value <= TARGET_TIME_RATIO,
+					detail: value === undefined ? 'not run' : ratio(value),
+				};
+			}),
+			{
+				name: 'Real n8n: the node at least as fast as the HTTP Request workflow',
+				pass: realN8n === undefined ? undefined : realN8n.ratio <= 1,
+				detail: realN8n === undefined ? 'not run' : ratio(realN8n.ratio),
+			},
+			(() => {
+				const value = small && large ? large.node.heapBytes / small.node.heapBytes : undefined;
+				return {
+					name: `Memory grows roughly linearly: node peak heap 100k / 10k ≤ ${TARGET_MEMORY_GROWTH}`,
+					pass: value === undefined ? undefined : value <= TARGET_MEMORY_GROWTH,
+					detail: value === undefined ? 'not run' : ratio(value),
+				};
+			})(),
+		];
+		print('', '## Targets', '', ...targets.map(targetLine), '');
+
+		writeFileSync(RESULTS_FILE, `${lines.join('\n')}\n`);
+		console.log(`Written to ${RESULTS_FILE}`);
+	} finally {
+		await sandbox.close();
+	}
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exitCode = 1;
+});

@@ -1,0 +1,181 @@
+/**
+ * Point 4 of the benchmark: the same Return All of 10,000 customers in a real n8n (the e2e setup:
+ * the packed package installed into a cached n8n, workflows run with `n8n execute`), once by this
+ * node and once by n8n's HTTP Request node configured the way a user would: limit=100, offset
+ * updated per page, stop when hasMore is false, then Split Out into one item per customer.
+ * Both workflows run against the same sandbox, taking turns.
+ */
+import { startSandbox } from '../test/sandbox/server';
+import {
+	createUserFolder,
+	e2eTarget,
+	ensureN8n,
+	executeWorkflow,
+	importCredentials,
+	importWorkflow,
+	installPackage,
+	nodeOutput,
+	packPackage,
+	type WorkflowJson,
+} from '../test/e2e/n8n';
+
+export const REAL_N8N_CUSTOMERS = 10_000;
+
+export interface RealN8nTiming {
+	/** Wall time of the `n8n execute` process, start-up included. */
+	processMs: number;
+	/** The execution alone, from n8n's own startedAt/stoppedAt. */
+	executionMs: number;
+	items: number;
+}
+
+export interface RealN8nResult {
+	n8nVersion: string;
+	node: RealN8nTiming[];
+	httpRequest: RealN8nTiming[];
+}
+
+const trigger = {
+	id: 'a1',
+	name: 'Start',
+	type: 'n8n-nodes-base.manualTrigger',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+function nodeWorkflow(credentialId: string): WorkflowJson {
+	return {
+		name: 'Bench: Business CRM node, Return All',
+		nodes: [
+			trigger,
+			{
+				id: 'a2',
+				name: 'Customers',
+				type: 'n8n-nodes-business-crm.businessCrm',
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: { resource: 'customer', operation: 'getAll', returnAll: true },
+				credentials: { businessCrmApi: { id: credentialId, name: 'Business CRM account' } },
+			},
+		],
+		connections: { Start: { main: [[{ node: 'Customers', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+function httpRequestWorkflow(url: string, apiKey: string, organizationId: string): WorkflowJson {
+	return {
+		name: 'Bench: HTTP Request node with pagination, then Split Out',
+		nodes: [
+			trigger,
+			{
+				id: 'a2',
+				name: 'Pages',
+				type: 'n8n-nodes-base.httpRequest',
+				typeVersion: 4.2,
+				position: [220, 0],
+				parameters: {
+					url: `${url}/api/public/v1/customers`,
+					sendQuery: true,
+					queryParameters: { parameters: [{ name: 'limit', value: '100' }] },
+					sendHeaders: true,
+					headerParameters: {
+						parameters: [
+							{ name: 'X-API-Key', value: apiKey },
+							{ name: 'X-Organization-ID', value: organizationId },
+						],
+					},
+					options: {
+						pagination: {
+							pagination: {
+								paginationMode: 'updateAParameterInEachRequest',
+								parameters: {
+									parameters: [{ type: 'qs', name: 'offset', value: '={{ $pageCount * 100 }}' }],
+								},
+								paginationCompleteWhen: 'other',
+								completeExpression: '={{ $response.body.content.pagination.hasMore === false }}',
+								limitPagesFetched: true,
+								maxRequests: 1000,
+							},
+						},
+					},
+				},
+			},
+			{
+				id: 'a3',
+				name: 'Customers',
+				type: 'n8n-nodes-base.splitOut',
+				typeVersion: 1,
+				position: [440, 0],
+				parameters: { fieldToSplitOut: 'content.customers', options: {} },
+			},
+		],
+		connections: {
+			Start: { main: [[{ node: 'Pages', type: 'main', index: 0 }]] },
+			Pages: { main: [[{ node: 'Customers', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** Runs both workflows `runs` times each, alternating, and returns every timing. */
+export async function compareInRealN8n(runs: number): Promise<RealN8nResult> {
+	const sandbox = await startSandbox({ businesses: 5, customers: REAL_N8N_CUSTOMERS, log: false });
+	try {
+		const target = await e2eTarget();
+		const folder = await createUserFolder(await ensureN8n(target));
+		try {
+			await installPackage(folder, await packPackage());
+			const [credential] = await importCredentials(folder, [
+				{
+					name: 'Business CRM account',
+					type: 'businessCrmApi',
+					data: {
+						baseUrl: sandbox.url,
+						apiKey: sandbox.apiKey,
+						organizationId: sandbox.organizationId,
+					},
+				},
+			]);
+			const ids = {
+				node: await importWorkflow(folder, nodeWorkflow(credential.id)),
+				httpRequest: await importWorkflow(
+					folder,
+					httpRequestWorkflow(sandbox.url, sandbox.apiKey, sandbox.organizationId),
+				),
+			};
+			const result: RealN8nResult = { n8nVersion: target.version ?? '', node: [], httpRequest: [] };
+			for (let run = 0; run < runs; run++) {
+				const order =
+					run % 2 === 0 ? (['node', 'httpRequest'] as const) : (['httpRequest', 'node'] as const);
+				for (const which of order) {
+					const execution = await executeWorkflow(folder, ids[which]);
+					if (!execution.success || execution.run === undefined) {
+						throw new Error(
+							`${which} workflow failed: ${execution.run?.data.resultData.error?.message ?? execution.stderr.slice(-1000)}`,
+						);
+					}
+					const items = nodeOutput(execution.run, 'Customers').length;
+					if (items !== REAL_N8N_CUSTOMERS) {
+						throw new Error(
+							`${which} workflow returned ${items} customers, not ${REAL_N8N_CUSTOMERS}`,
+						);
+					}
+					const started = Date.parse(String(execution.run.startedAt));
+					const stopped = Date.parse(String(execution.run.stoppedAt));
+					result[which].push({
+						processMs: execution.durationMs,
+						executionMs: stopped - started,
+						items,
+					});
+				}
+			}
+			return result;
+		} finally {
+			folder.remove();
+		}
+	} finally {
+		await sandbox.close();
+	}
+}
