@@ -66,7 +66,12 @@ export function httpError(
 		extraHint ?? STATUS_HINTS[status] ?? (status >= 500 ? 'The API had a server error.' : '');
 	return new NodeApiError(
 		ctx.getNode(),
-		{ message: message ?? null, err: err ?? null, status } as JsonObject,
+		// Kept on the error and stored with the execution, so redacted like the message.
+		{
+			message: message === undefined ? null : redact(message, secrets),
+			err: err === undefined ? null : redact(err, secrets),
+			status,
+		} as JsonObject,
 		{
 			message: redact(title, secrets),
 			description: redact(hint, secrets),
@@ -84,7 +89,7 @@ export function transportError(
 	secrets: string[],
 	itemIndex?: number,
 ): NodeApiError {
-	return new NodeApiError(ctx.getNode(), { message } as JsonObject, {
+	return new NodeApiError(ctx.getNode(), { message: redact(message, secrets) } as JsonObject, {
 		message: redact(message, secrets),
 		description: redact(description, secrets),
 		itemIndex,

@@ -13,8 +13,11 @@ export const MAX_PAGE_SIZE = 100;
 
 /** Without a `total` to bound it, a read stops after this many pages (10 million items). */
 const MAX_PAGES_WITHOUT_TOTAL = 100_000;
-/** Pages in a row that bring no new item before a read without `total` is called stuck. */
-const MAX_PAGES_WITHOUT_PROGRESS = 3;
+/**
+ * Pages in a row that bring no new item before a read is called stuck. The spec allows empty
+ * pages, so a few are tolerated; a server that answers hasMore forever is not.
+ */
+const MAX_PAGES_WITHOUT_PROGRESS = 10;
 
 export interface ListRead {
 	what: string;
@@ -118,16 +121,14 @@ export async function readList(
 				`The reply for offset ${currentOffset} says more items follow, but total (${total}) says the list ended. The read stopped after ${requests} requests instead of looping; ${items.length} items had arrived. This is an inconsistency in the API.`,
 			);
 		}
-		if (total === undefined) {
-			if (
-				pagesWithoutProgress >= MAX_PAGES_WITHOUT_PROGRESS ||
-				requests >= MAX_PAGES_WITHOUT_TOTAL
-			) {
-				throw await fail(
-					`the API kept answering hasMore: true without new items`,
-					`${requests} pages were read (${items.length} items); the last ${pagesWithoutProgress} brought nothing new and no total was given. The read stopped instead of looping.`,
-				);
-			}
+		if (
+			pagesWithoutProgress >= MAX_PAGES_WITHOUT_PROGRESS ||
+			(total === undefined && requests >= MAX_PAGES_WITHOUT_TOTAL)
+		) {
+			throw await fail(
+				`the API kept answering hasMore: true without new items`,
+				`${requests} pages were read (${items.length} items); the last ${pagesWithoutProgress} brought nothing new${total === undefined ? ' and no total was given' : `, although total says ${total}`}. The read stopped instead of looping.`,
+			);
 		}
 		offset = nextOffset;
 		paged = true;

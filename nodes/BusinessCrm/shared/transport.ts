@@ -103,6 +103,15 @@ export function requestedWaitMs(reply: ApiReply, now = Date.now()): number | und
 	return undefined;
 }
 
+function plural(count: number, one: string, many: string): string {
+	return `${count} ${count === 1 ? one : many}`;
+}
+
+/** Milliseconds as seconds for a message: "0.3 s", "2 s". */
+function seconds(ms: number): string {
+	return `${Number((ms / 1000).toFixed(1))} s`;
+}
+
 /** 1 s, 2 s, 4 s, … capped at 30 s: for replies that do not say how long to wait. */
 export function backoffMs(attempt: number): number {
 	return Math.min(30_000, 1000 * 2 ** attempt);
@@ -117,8 +126,8 @@ function hasControlCharacter(text: string): boolean {
 }
 
 /**
- * credentialSecrets: checks the credential before anything is sent, and returns the API key and organization ID as
- * they are sent, so they can be kept out of every message. A line break inside either would make
+ * credentialSecrets: checks the credential before anything is sent, and returns the API key as
+ * it is sent, so it can be kept out of every message. A line break inside either would make
  * an invalid header, and a Base URL the node cannot use would fail with an unhelpful message.
  */
 async function readSecrets(ctx: Context, itemIndex?: number): Promise<string[]> {
@@ -136,7 +145,7 @@ async function readSecrets(ctx: Context, itemIndex?: number): Promise<string[]> 
 		['API Key', credentials.apiKey],
 		['Organization ID', credentials.organizationId],
 	];
-	return fields.map(([label, value]) => {
+	const [apiKey] = fields.map(([label, value]) => {
 		const text = String(value ?? '').trim();
 		if (text === '') {
 			throw inputError(
@@ -156,6 +165,8 @@ async function readSecrets(ctx: Context, itemIndex?: number): Promise<string[]> 
 		}
 		return text;
 	});
+	// Only the key is secret; the organization ID stays readable, since a 403 asks to check it.
+	return [apiKey];
 }
 
 // One read per item, not per page: in n8n each getCredentials is a database read and decryption.
@@ -188,7 +199,7 @@ function describeFailure(code: string | undefined, timeoutMs: number | undefined
 		case 'ECONNABORTED':
 		case 'ETIMEDOUT':
 			return {
-				message: `no answer within ${Math.round((timeoutMs ?? 0) / 1000)} s`,
+				message: timeoutMs ? `no answer within ${seconds(timeoutMs)}` : 'no answer in time',
 				description:
 					'The Business CRM API did not answer in time. Try again later, or raise the timeout under Request Options › Timeout.',
 			};
@@ -296,14 +307,14 @@ async function sendWithRetries(ctx: Context, request: ApiRequest): Promise<unkno
 				const askedText =
 					asked === undefined
 						? 'it did not say how long to wait'
-						: `it asked to wait ${Math.ceil(asked / 1000)} s`;
+						: `it asked to wait ${seconds(asked)}`;
 				throw httpError(
 					ctx,
 					reply,
 					secrets,
 					what,
 					itemIndex,
-					`The API rate limit was hit and ${askedText}. Gave up after ${attempt} ${attempt === 1 ? 'retry' : 'retries'} and ${Math.round(waitedMs / 1000)} s of waiting (limits: ${policy.maxRetries} retries, ${Math.round(policy.maxWaitMs / 1000)} s). Raise Options › Max Retries or Max Total Wait, or spread the requests out with Request Options › Batching.`,
+					`The API rate limit was hit and ${askedText}. Gave up after ${plural(attempt, 'retry', 'retries')} and ${seconds(waitedMs)} of waiting (limits: ${plural(policy.maxRetries, 'retry', 'retries')}, ${seconds(policy.maxWaitMs)}). Raise Options › Max Retries or Max Total Wait, or spread the requests out with Request Options › Batching.`,
 				);
 			}
 		}
