@@ -7,18 +7,8 @@
  * Both workflows run against the same sandbox, taking turns.
  */
 import { startSandbox } from '../test/sandbox/server';
-import {
-	createUserFolder,
-	e2eTarget,
-	ensureN8n,
-	executeWorkflow,
-	importCredentials,
-	importWorkflow,
-	installPackage,
-	nodeOutput,
-	packPackage,
-	type WorkflowJson,
-} from '../test/e2e/n8n';
+import { executeWorkflow, importWorkflow, nodeOutput, type WorkflowJson } from '../test/e2e/n8n';
+import { prepareN8n } from '../test/e2e/workflows';
 
 export const REAL_N8N_CUSTOMERS = 10_000;
 
@@ -144,30 +134,19 @@ function httpRequestWorkflow(
 export async function compareInRealN8n(runs: number): Promise<RealN8nResult> {
 	const sandbox = await startSandbox({ businesses: 5, customers: REAL_N8N_CUSTOMERS, log: false });
 	try {
-		const target = await e2eTarget();
-		const folder = await createUserFolder(await ensureN8n(target));
+		const { version, folder, credential, others } = await prepareN8n(sandbox, [
+			{
+				name: 'Business CRM headers',
+				type: 'httpCustomAuth',
+				data: {
+					json: JSON.stringify({
+						headers: { 'X-API-Key': sandbox.apiKey, 'X-Organization-ID': sandbox.organizationId },
+					}),
+				},
+			},
+		]);
+		const [headers] = others;
 		try {
-			await installPackage(folder, await packPackage());
-			const [credential, headers] = await importCredentials(folder, [
-				{
-					name: 'Business CRM account',
-					type: 'businessCrmApi',
-					data: {
-						baseUrl: sandbox.url,
-						apiKey: sandbox.apiKey,
-						organizationId: sandbox.organizationId,
-					},
-				},
-				{
-					name: 'Business CRM headers',
-					type: 'httpCustomAuth',
-					data: {
-						json: JSON.stringify({
-							headers: { 'X-API-Key': sandbox.apiKey, 'X-Organization-ID': sandbox.organizationId },
-						}),
-					},
-				},
-			]);
 			const ids = {
 				node: await importWorkflow(folder, nodeWorkflow(credential.id)),
 				httpRequest: await importWorkflow(
@@ -183,7 +162,7 @@ export async function compareInRealN8n(runs: number): Promise<RealN8nResult> {
 				),
 			};
 			const result: RealN8nResult = {
-				n8nVersion: target.version ?? '',
+				n8nVersion: version,
 				node: [],
 				httpRequest: [],
 				httpRequestInline: [],

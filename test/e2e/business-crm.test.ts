@@ -5,23 +5,18 @@
  */
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import {
-	createUserFolder,
-	e2eTarget,
-	ensureN8n,
 	executeWorkflow,
 	importCredentials,
 	importWorkflow,
-	installPackage,
 	loadedTypes,
 	nodeOutput,
-	packPackage,
 	setupOwner,
 	startN8n,
 	testCredential,
 	type Credential,
 	type UserFolder,
 } from './n8n';
-import { EXAMPLE_CREDENTIAL_ID, exampleWorkflow, withNode } from './workflows';
+import { exampleWorkflow, prepareN8n, withNode } from './workflows';
 
 const CUSTOMERS = '/api/public/v1/customers';
 
@@ -32,20 +27,7 @@ describe('Business CRM in a real n8n', () => {
 
 	beforeAll(async () => {
 		sandbox = await startSandbox({ businesses: 4, customers: 250 });
-		folder = await createUserFolder(await ensureN8n(await e2eTarget()));
-		await installPackage(folder, await packPackage());
-		[credential] = await importCredentials(folder, [
-			{
-				id: EXAMPLE_CREDENTIAL_ID,
-				name: 'Business CRM account',
-				type: 'businessCrmApi',
-				data: {
-					baseUrl: sandbox.url,
-					apiKey: sandbox.apiKey,
-					organizationId: sandbox.organizationId,
-				},
-			},
-		]);
+		({ folder, credential } = await prepareN8n(sandbox));
 	});
 
 	afterAll(async () => {

@@ -5,18 +5,8 @@
  * with `n8n execute`, prints what happened, and stops everything.
  */
 import { startSandbox } from '../sandbox/server';
-import {
-	createUserFolder,
-	e2eTarget,
-	ensureN8n,
-	executeWorkflow,
-	importCredentials,
-	importWorkflow,
-	installPackage,
-	nodeOutput,
-	packPackage,
-} from './n8n';
-import { EXAMPLE_CREDENTIAL_ID, exampleWorkflow } from './workflows';
+import { e2eTarget, executeWorkflow, importWorkflow, nodeOutput } from './n8n';
+import { exampleWorkflow, prepareN8n } from './workflows';
 
 const CUSTOMERS = '/api/public/v1/customers';
 
@@ -30,23 +20,11 @@ async function main(): Promise<number> {
 	const sandbox = await startSandbox({ businesses: 5, customers: 240 });
 	try {
 		const target = await e2eTarget();
-		step(`Preparing n8n ${target.version} (the first run installs it into .cache: a few minutes)`);
-		const folder = await createUserFolder(await ensureN8n(target));
+		step(
+			`Preparing n8n ${target.version} with this package installed (the first run installs n8n into .cache: a few minutes)`,
+		);
+		const { folder } = await prepareN8n(sandbox);
 		try {
-			step('Packing this package and installing it into n8n as a community package');
-			await installPackage(folder, await packPackage());
-			await importCredentials(folder, [
-				{
-					id: EXAMPLE_CREDENTIAL_ID,
-					name: 'Business CRM account',
-					type: 'businessCrmApi',
-					data: {
-						baseUrl: sandbox.url,
-						apiKey: sandbox.apiKey,
-						organizationId: sandbox.organizationId,
-					},
-				},
-			]);
 			const workflow = exampleWorkflow('demo-business-crm.json');
 			const id = await importWorkflow(folder, workflow);
 			step(`Running "${workflow.name}" with n8n execute`);

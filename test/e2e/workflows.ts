@@ -1,6 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT, type WorkflowJson } from './n8n';
+import type { Sandbox } from '../sandbox/server';
+import {
+	createUserFolder,
+	e2eTarget,
+	ensureN8n,
+	importCredentials,
+	installPackage,
+	packPackage,
+	REPO_ROOT,
+	type Credential,
+	type CredentialInput,
+	type UserFolder,
+	type WorkflowJson,
+} from './n8n';
 
 /** The credential id the example workflows point at; the e2e suite and the demo import it. */
 export const EXAMPLE_CREDENTIAL_ID = 'BusinessCrmExample';
@@ -27,4 +40,42 @@ export function withNode(
 			(node as Node).name === name ? { ...node, ...change } : node,
 		),
 	};
+}
+
+export interface PreparedN8n {
+	/** The n8n version under test (e2eTarget). */
+	version: string;
+	folder: UserFolder;
+	/** The Business CRM credential for the sandbox, under the id the examples use. */
+	credential: Credential;
+	/** Any further credentials asked for, in order. */
+	others: Credential[];
+}
+
+/**
+ * A fresh n8n user folder with this package packed and installed as a community package, and a
+ * Business CRM credential pointing at the sandbox: what the suite, the demo and the benchmark
+ * start from. Installs n8n into .cache on first use.
+ */
+export async function prepareN8n(
+	sandbox: Sandbox,
+	others: CredentialInput[] = [],
+): Promise<PreparedN8n> {
+	const target = await e2eTarget();
+	const folder = await createUserFolder(await ensureN8n(target));
+	await installPackage(folder, await packPackage());
+	const [credential, ...rest] = await importCredentials(folder, [
+		{
+			id: EXAMPLE_CREDENTIAL_ID,
+			name: 'Business CRM account',
+			type: 'businessCrmApi',
+			data: {
+				baseUrl: sandbox.url,
+				apiKey: sandbox.apiKey,
+				organizationId: sandbox.organizationId,
+			},
+		},
+		...others,
+	]);
+	return { version: target.version ?? '', folder, credential, others: rest };
 }
