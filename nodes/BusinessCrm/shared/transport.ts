@@ -90,8 +90,12 @@ const TRANSIENT_CODES = new Set(['ECONNRESET', 'EPIPE', 'EAI_AGAIN']);
 
 /** Seconds to wait as the reply asks: `retryAfter` in the body (spec 7), else a Retry-After header. */
 export function requestedWaitMs(reply: ApiReply, now = Date.now()): number | undefined {
-	const body = reply.body as { retryAfter?: unknown } | undefined;
-	const fromBody = body && typeof body === 'object' ? Number(body.retryAfter) : NaN;
+	const asked = (reply.body as { retryAfter?: unknown } | null | undefined)?.retryAfter;
+	// Only a number (or a number in a string) counts: Number(null) would be an instant retry.
+	const fromBody =
+		typeof asked === 'number' || (typeof asked === 'string' && asked.trim() !== '')
+			? Number(asked)
+			: NaN;
 	if (Number.isFinite(fromBody) && fromBody >= 0) return Math.ceil(fromBody * 1000);
 	const header = reply.headers['retry-after'];
 	if (typeof header === 'string' && header.trim() !== '') {
