@@ -275,6 +275,19 @@ async function sendWithRetries(ctx: Context, request: ApiRequest): Promise<unkno
 		await sleep(waitMs, signal);
 		return true;
 	};
+	/** What to tell the user after an error status; undefined keeps the generic hint. */
+	const advice = (status: number, asked: number | undefined): string | undefined => {
+		if (status === 429) {
+			const askedText =
+				asked === undefined
+					? 'it did not say how long to wait'
+					: `it asked to wait ${seconds(asked)}`;
+			return `The API rate limit was hit and ${askedText}. Gave up after ${plural(attempt, 'retry', 'retries')} and ${seconds(waitedMs)} of waiting (limits: ${plural(policy.maxRetries, 'retry', 'retries')}, ${seconds(policy.maxWaitMs)}). Raise Options › Max Retries or Max Total Wait, or spread the requests out with Request Options › Batching.`;
+		}
+		const hint = request.hints?.[status];
+		if (status < 500 || !uncertain) return hint;
+		return `${hint ?? 'The API had a server error.'}${uncertain}`;
+	};
 	for (;;) {
 		let reply: ApiReply;
 		try {
@@ -292,8 +305,8 @@ async function sendWithRetries(ctx: Context, request: ApiRequest): Promise<unkno
 		} catch (error) {
 			const code = errorCode(error);
 			const failure = describeFailure(code, request.options.timeout);
-			const retryable = idempotent && code !== undefined && TRANSIENT_CODES.has(code);
-			if (retryable && (await waitForRetry(backoffMs(attempt)))) continue;
+			const transient = idempotent && code !== undefined && TRANSIENT_CODES.has(code);
+			if (transient && (await waitForRetry(backoffMs(attempt)))) continue;
 			throw transportError(
 				ctx,
 				`${what} failed: ${failure.message}`,
@@ -304,37 +317,11 @@ async function sendWithRetries(ctx: Context, request: ApiRequest): Promise<unkno
 		}
 
 		const status = reply.statusCode;
-		if (status === 429 || (idempotent && TRANSIENT_STATUSES.has(status))) {
-			const asked = status === 429 ? requestedWaitMs(reply) : undefined;
-			if (await waitForRetry(asked ?? backoffMs(attempt))) continue;
-			if (status === 429) {
-				const askedText =
-					asked === undefined
-						? 'it did not say how long to wait'
-						: `it asked to wait ${seconds(asked)}`;
-				throw httpError(
-					ctx,
-					reply,
-					secrets,
-					what,
-					itemIndex,
-					`The API rate limit was hit and ${askedText}. Gave up after ${plural(attempt, 'retry', 'retries')} and ${seconds(waitedMs)} of waiting (limits: ${plural(policy.maxRetries, 'retry', 'retries')}, ${seconds(policy.maxWaitMs)}). Raise Options › Max Retries or Max Total Wait, or spread the requests out with Request Options › Batching.`,
-				);
-			}
-		}
+		const asked = status === 429 ? requestedWaitMs(reply) : undefined;
+		const retryable = status === 429 || (idempotent && TRANSIENT_STATUSES.has(status));
+		if (retryable && (await waitForRetry(asked ?? backoffMs(attempt)))) continue;
 		if (status >= 400) {
-			const hint = request.hints?.[status];
-			const unsure = status >= 500 ? uncertain : '';
-			throw httpError(
-				ctx,
-				reply,
-				secrets,
-				what,
-				itemIndex,
-				hint === undefined && !unsure
-					? undefined
-					: `${hint ?? 'The API had a server error.'}${unsure}`,
-			);
+			throw httpError(ctx, reply, secrets, what, itemIndex, advice(status, asked));
 		}
 		if (status < 200 || status >= 300) {
 			throw transportError(
