@@ -1,6 +1,7 @@
 /** @type {import('jest').Config} */
 module.exports = {
 	testEnvironment: 'node',
+	reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
 	// The real-n8n suite installs n8n and takes minutes: it has its own config and script.

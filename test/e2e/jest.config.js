@@ -7,6 +7,7 @@
 module.exports = {
 	rootDir: '../..',
 	testEnvironment: 'node',
+	reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: ['**/*.test.ts'],
 	transform: {
