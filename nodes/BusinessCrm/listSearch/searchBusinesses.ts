@@ -29,7 +29,7 @@ export async function searchBusinesses(
 	// Load-options requests get no requestDefaults, so the base URL is resolved here.
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 	const baseURL = parseBaseUrl(credentials.baseUrl).url;
-	const { items } = await readList(this, {
+	const items = await readList(this, {
 		what: 'List businesses',
 		options: { method: 'GET', baseURL, url: '/api/business/list/all' },
 		listKeys: BUSINESS_LIST_KEYS,

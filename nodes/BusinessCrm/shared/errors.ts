@@ -19,7 +19,6 @@ const STATUS_HINTS: Record<number, string> = {
 	401: `Check the API Key in the Business CRM credential: it is missing, mistyped, revoked or expired. ${KEY_HELP}`,
 	403: `The API key is valid but not allowed to do this. Check the Organization ID in the credential (it must be the organization the key belongs to) and the key's permissions. ${KEY_HELP}`,
 	404: 'The API did not find what was asked for.',
-	429: 'The API rate limit was hit.',
 };
 
 /** Never lets a secret reach a message: the API might echo the key back in its error text. */

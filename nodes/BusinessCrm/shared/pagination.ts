@@ -38,11 +38,6 @@ export interface ListRead {
 	itemIndex?: number;
 }
 
-export interface ListResult {
-	items: IDataObject[];
-	requests: number;
-}
-
 function positiveInteger(value: number | undefined): number | undefined {
 	return value !== undefined && Number.isInteger(value) && value > 0 ? value : undefined;
 }
@@ -60,7 +55,7 @@ function positiveInteger(value: number | undefined): number | undefined {
 export async function readList(
 	ctx: IExecuteSingleFunctions | ILoadOptionsFunctions,
 	read: ListRead,
-): Promise<ListResult> {
+): Promise<IDataObject[]> {
 	const items: IDataObject[] = [];
 	const seen = new Set<string>();
 	let offset = 0;
@@ -109,7 +104,7 @@ export async function readList(
 		pagesWithoutProgress = items.length > before ? 0 : pagesWithoutProgress + 1;
 
 		const pagination = page.pagination;
-		if (!pagination?.hasMore || items.length >= read.wanted) return { items, requests };
+		if (!pagination?.hasMore || items.length >= read.wanted) return items;
 		const applied = positiveInteger(pagination.limit) ?? (paged ? pageSize : page.items.length);
 		const currentOffset = pagination.offset ?? offset;
 		const nextOffset = currentOffset + Math.max(applied, 1);

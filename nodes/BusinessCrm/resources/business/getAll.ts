@@ -17,7 +17,7 @@ export const businessGetManyOperation: INodePropertyOptions = {
 		send: { paginate: true },
 		operations: {
 			pagination: runOperation(async function (request) {
-				const { items } = await readList(this, {
+				return await readList(this, {
 					what: 'Get many businesses',
 					options: request,
 					listKeys: BUSINESS_LIST_KEYS,
@@ -27,7 +27,6 @@ export const businessGetManyOperation: INodePropertyOptions = {
 					policy: retryPolicy(this),
 					itemIndex: this.getItemIndex(),
 				});
-				return items;
 			}),
 		},
 	},

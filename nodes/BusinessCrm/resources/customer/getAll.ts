@@ -14,7 +14,7 @@ export const customerGetManyOperation: INodePropertyOptions = {
 		send: { paginate: true },
 		operations: {
 			pagination: runOperation(async function (request) {
-				const { items } = await readList(this, {
+				return await readList(this, {
 					what: 'Get many customers',
 					options: request,
 					listKeys: ['customers'],
@@ -24,7 +24,6 @@ export const customerGetManyOperation: INodePropertyOptions = {
 					policy: retryPolicy(this),
 					itemIndex: this.getItemIndex(),
 				});
-				return items;
 			}),
 		},
 	},
