@@ -62,9 +62,14 @@ export function killAllChildren(): void {
 	liveChildren.clear();
 }
 
+/** KEEP_N8N_E2E=1 keeps every user folder, removed by a test or left at exit, to look at a failure. */
+function keepFolders(): boolean {
+	return process.env.KEEP_N8N_E2E === '1';
+}
+
 function cleanupAtExit(): void {
 	killAllChildren();
-	if (process.env.KEEP_N8N_E2E === '1') return;
+	if (keepFolders()) return;
 	for (const dir of liveFolders) fs.rmSync(dir, { recursive: true, force: true });
 	liveFolders.clear();
 }
@@ -550,6 +555,10 @@ export async function createUserFolder(
 		env: baseN8nEnv(dir, port, options.env ?? {}),
 		remove: () => {
 			liveFolders.delete(dir);
+			if (keepFolders()) {
+				process.stderr.write(`[n8n-e2e] KEEP_N8N_E2E=1: kept ${dir}\n`);
+				return;
+			}
 			fs.rmSync(dir, { recursive: true, force: true });
 		},
 	};
