@@ -52,9 +52,9 @@ export function runOperation(handler: OperationHandler) {
 			const error = asNodeError(this, caught, itemIndex);
 			error.context.itemIndex = itemIndex;
 			if (!this.continueOnFail()) throw error;
-			// One key, message then advice: n8n before 2.9 sends an item to the error output only
-			// when `error` is its sole key, and later versions replace the json of items that
-			// carry an error object with the message alone, so the advice would be lost.
+			// One key, message then advice: n8n 2.8 sends a json item to the error output only when
+			// its keys are `error` (and at most `message`), and later versions replace the json of
+			// items that carry an error object with the message alone, so the advice would be lost.
 			const json: IDataObject = {
 				error: error.description ? `${error.message}. ${error.description}` : error.message,
 			};
