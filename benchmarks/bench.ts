@@ -14,6 +14,8 @@
  *     HTTP Request node with pagination and Split Out (real-n8n.ts; skipped with --quick or
  *     --no-n8n, since the first run installs n8n).
  *  5. How time and memory grow from 10,000 to 100,000 customers.
+ *  6. The Business CRM Trigger: requests and time of a poll at 10,000 and 100,000 customers
+ *     (trigger.ts; 10,000 only with --quick).
  * Node runs and bare runs alternate against the same server, so a drift in the machine's speed
  * hits both sides of every ratio. The table goes to stdout and to benchmarks/results.md.
  */
@@ -36,6 +38,7 @@ import {
 	type Summary,
 } from './lib';
 import { compareInRealN8n, REAL_N8N_CUSTOMERS, type RealN8nTiming } from './real-n8n';
+import { benchTrigger } from './trigger';
 
 const QUICK = process.argv.includes('--quick');
 const REAL_N8N = !QUICK && !process.argv.includes('--no-n8n');
@@ -367,6 +370,9 @@ async function main(): Promise<void> {
 			})(),
 		];
 		print('', '## Targets', '', ...targets.map(targetLine), '');
+
+		const trigger = await benchTrigger(sandbox, RUNS, QUICK ? [10_000] : [10_000, 100_000]);
+		print(...trigger.lines);
 
 		writeFileSync(RESULTS_FILE, `${lines.join('\n')}\n`);
 		console.log(`Written to ${RESULTS_FILE}`);

@@ -50,10 +50,13 @@ const loader = Module as unknown as {
  * `npm run build` compiles them, and the rest (harness, this file) is left to tsx. Jest (ts-jest)
  * does the same, which is why the tests do not see either problem.
  */
+let shippedCodeHooked = false;
 function loadShippedCodeAsBuilt(): void {
+	if (shippedCodeHooked) return;
+	shippedCodeHooked = true;
 	const resolve = loader._resolveFilename;
 	loader._resolveFilename = function (request: string, ...rest: unknown[]) {
-		const wanted = request.endsWith('/BusinessCrm.node') ? `${request}.ts` : request;
+		const wanted = /\/BusinessCrm(Trigger)?\.node$/.test(request) ? `${request}.ts` : request;
 		return resolve.call(this, wanted, ...rest);
 	};
 
@@ -112,6 +115,16 @@ export class SandboxProcess {
 
 	async seed(customers: number): Promise<void> {
 		await this.ask({ type: 'seed', customers }, 'seeded');
+	}
+
+	/** Adds customers at the end of the list, as the API's add endpoint would. */
+	async append(customers: number): Promise<void> {
+		await this.ask({ type: 'append', customers }, 'changed');
+	}
+
+	/** Deletes the customer at `index`. */
+	async remove(index: number): Promise<void> {
+		await this.ask({ type: 'remove', index }, 'changed');
 	}
 
 	/** Requests the server saw since the last call. */
@@ -349,4 +362,10 @@ export function bareCreate(info: SandboxInfo, count: number, parallel: number) {
 export async function loadHarness(): Promise<RunNode> {
 	loadShippedCodeAsBuilt();
 	return (await import('../test/helpers/harness')).runNode;
+}
+
+/** The trigger's poll harness, loaded the same way. */
+export async function loadPollHarness(): Promise<typeof import('../test/helpers/poll-harness')> {
+	loadShippedCodeAsBuilt();
+	return await import('../test/helpers/poll-harness');
 }

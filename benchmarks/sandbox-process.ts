@@ -11,6 +11,8 @@ import { startSandbox, type Sandbox } from '../test/sandbox/server';
 /** What bench.ts may ask; every request is answered with one SandboxReply. */
 export type SandboxCommand =
 	| { type: 'seed'; customers: number }
+	| { type: 'append'; customers: number }
+	| { type: 'remove'; index: number }
 	| { type: 'takeCount' }
 	| { type: 'close' };
 
@@ -23,6 +25,7 @@ export type SandboxReply =
 			businessId: string;
 	  }
 	| { type: 'seeded'; customers: number }
+	| { type: 'changed'; customers: number }
 	| { type: 'count'; requests: number }
 	| { type: 'closed' };
 
@@ -49,6 +52,14 @@ async function main(): Promise<void> {
 			case 'seed':
 				sandbox.seedCustomers(command.customers);
 				send({ type: 'seeded', customers: sandbox.customers.length });
+				break;
+			case 'append':
+				sandbox.addCustomers(command.customers);
+				send({ type: 'changed', customers: sandbox.customers.length });
+				break;
+			case 'remove':
+				sandbox.customers.splice(command.index, 1);
+				send({ type: 'changed', customers: sandbox.customers.length });
 				break;
 			case 'takeCount':
 				send({ type: 'count', requests });

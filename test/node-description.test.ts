@@ -2,9 +2,13 @@
 import { createNodeAsTool } from 'n8n-core/dist/execution-engine/node-execution-context/utils/create-node-as-tool';
 import { getToolDescriptionForNode, type INode, type INodeProperties } from 'n8n-workflow';
 import codex from '../nodes/BusinessCrm/BusinessCrm.node.json';
+import triggerCodex from '../nodes/BusinessCrmTrigger/BusinessCrmTrigger.node.json';
 import packageJson from '../package.json';
 import { loadNodeType, NODE_TYPE } from './helpers/harness';
 import { DEFAULT_RETRY_POLICY } from '../nodes/BusinessCrm/shared/transport';
+import { businessIdLocator } from '../nodes/BusinessCrm/shared/descriptions';
+import { BusinessCrmTrigger } from '../nodes/BusinessCrmTrigger/BusinessCrmTrigger.node';
+import { TRIGGER_TYPE } from './helpers/poll-harness';
 
 const nodeType = loadNodeType();
 const { description } = nodeType;
@@ -159,7 +163,68 @@ describe('codex and package manifest', () => {
 		expect(packageJson.n8n).toMatchObject({
 			n8nNodesApiVersion: 1,
 			credentials: ['dist/credentials/BusinessCrmApi.credentials.js'],
-			nodes: ['dist/nodes/BusinessCrm/BusinessCrm.node.js'],
+			nodes: [
+				'dist/nodes/BusinessCrm/BusinessCrm.node.js',
+				'dist/nodes/BusinessCrmTrigger/BusinessCrmTrigger.node.js',
+			],
 		});
+	});
+
+	it('files the trigger beside the node, under its own type name', () => {
+		expect(triggerCodex.node).toBe(TRIGGER_TYPE);
+		expect(triggerCodex.categories.every((c) => categories.includes(c))).toBe(true);
+		expect(triggerCodex.alias).toEqual(expect.arrayContaining(['customer', 'CRM', 'new customer']));
+		expect(triggerCodex.resources.primaryDocumentation[0].url).toMatch(
+			/^https:\/\/.*#business-crm-trigger$/,
+		);
+		expect(triggerCodex.resources.credentialDocumentation[0].url).toMatch(/^https:\/\//);
+	});
+});
+
+describe('trigger description', () => {
+	const trigger = new BusinessCrmTrigger();
+	const { description: triggerDescription } = trigger;
+
+	it('keeps the names saved workflows depend on', () => {
+		expect(triggerDescription).toMatchObject({
+			name: 'businessCrmTrigger',
+			displayName: 'Business CRM Trigger',
+			version: 1,
+			polling: true,
+			group: ['trigger'],
+			inputs: [],
+			outputs: ['main'],
+			credentials: [{ name: 'businessCrmApi', required: true }],
+			defaults: { name: 'Business CRM Trigger' },
+		});
+		expect(triggerDescription.properties.map((p) => p.name)).toEqual(['event', 'options']);
+		const [event, options] = triggerDescription.properties;
+		expect(event).toMatchObject({
+			type: 'options',
+			default: 'newCustomer',
+			noDataExpression: true,
+		});
+		expect(event.options).toEqual([
+			expect.objectContaining({ name: 'New Customer', value: 'newCustomer' }),
+		]);
+		expect(options.options).toEqual([
+			expect.objectContaining({ name: 'businessId', type: 'resourceLocator', required: false }),
+		]);
+	});
+
+	it('picks the Business as the action node does, from the same searchable list', () => {
+		const [business] = triggerDescription.properties[1].options as INodeProperties[];
+		expect(business.modes).toEqual(businessIdLocator.modes);
+		expect(business.default).toEqual({ mode: 'list', value: '' });
+		expect(trigger.methods.listSearch.searchBusinesses).toBe(
+			nodeType.methods?.listSearch?.searchBusinesses,
+		);
+	});
+
+	it('shows the same icons, links its README section and is not offered as an AI tool', () => {
+		expect(triggerDescription.icon).toEqual(description.icon);
+		expect(triggerDescription.documentationUrl).toMatch(/^https:\/\/.*#business-crm-trigger$/);
+		expect(triggerDescription.usableAsTool).toBeUndefined();
+		expect(typeof trigger.poll).toBe('function');
 	});
 });

@@ -6,16 +6,16 @@ import { PackageDirectoryLoader } from 'n8n-core';
 const root = join(__dirname, '..');
 
 describe('the built package, loaded by n8n-core the way n8n loads a community package', () => {
-	it('loads the node and the credential from dist with their icons and codex', async () => {
+	it('loads both nodes and the credential from dist with their icons and codex', async () => {
 		expect(existsSync(join(root, 'dist/nodes/BusinessCrm/BusinessCrm.node.js'))).toBe(true);
 		const loader = new PackageDirectoryLoader(root);
 		await loader.loadAll();
 
 		expect(loader.packageName).toBe('n8n-nodes-business-crm');
-		expect(Object.keys(loader.nodeTypes)).toEqual(['businessCrm']);
+		expect(Object.keys(loader.nodeTypes)).toEqual(['businessCrm', 'businessCrmTrigger']);
 		expect(Object.keys(loader.credentialTypes)).toEqual(['businessCrmApi']);
 
-		const [node] = loader.types.nodes;
+		const [node, trigger] = loader.types.nodes;
 		expect(node.name).toBe('businessCrm');
 		expect(node.iconUrl).toEqual({
 			light: 'icons/n8n-nodes-business-crm/dist/icons/businessCrm.svg',
@@ -24,9 +24,19 @@ describe('the built package, loaded by n8n-core the way n8n loads a community pa
 		expect(node.codex?.categories).toEqual(['Sales']);
 		expect(node.properties.map((p) => p.name)).toContain('requestOptions');
 
+		// The loader gives a polling node its Poll Times and the codex beside the trigger's file.
+		expect(trigger.name).toBe('businessCrmTrigger');
+		expect(trigger.polling).toBe(true);
+		expect(trigger.iconUrl).toEqual(node.iconUrl);
+		expect(trigger.codex?.categories).toEqual(['Sales']);
+		expect(trigger.codex?.resources?.primaryDocumentation?.[0].url).toMatch(
+			/#business-crm-trigger$/,
+		);
+		expect(trigger.properties.map((p) => p.name)).toEqual(['pollTimes', 'event', 'options']);
+
 		const [credential] = loader.types.credentials;
 		expect(credential.name).toBe('businessCrmApi');
-		expect(credential.supportedNodes).toEqual(['businessCrm']);
+		expect(credential.supportedNodes).toEqual(['businessCrm', 'businessCrmTrigger']);
 		for (const icon of ['businessCrm.svg', 'businessCrm.dark.svg']) {
 			expect(existsSync(join(root, 'dist/icons', icon))).toBe(true);
 		}

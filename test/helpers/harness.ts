@@ -177,7 +177,7 @@ class TestCredentialsHelper extends ICredentialsHelper {
 	}
 }
 
-function additionalDataFor(credentials: CrmCredentials, workflow: Workflow) {
+export function additionalDataFor(credentials: CrmCredentials, workflow: Workflow) {
 	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
 		id: workflow.id,
 		name: workflow.name,

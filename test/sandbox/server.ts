@@ -61,7 +61,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { generateBusinesses, generateCustomers, IdSpace, token } from './data';
+import { generateBusinesses, generateCustomer, generateCustomers, IdSpace, token } from './data';
 
 /* ------------------------------------------------------------------------------------------ */
 /* Public types (the lead codes against these names)                                           */
@@ -190,6 +190,13 @@ export interface Sandbox {
 	onRequest?: (entry: RequestLogEntry) => void | Promise<void>;
 	/** Replace the customers (in place, same array) with n generated ones. */
 	seedCustomers(n: number): void;
+	/**
+	 * Adds n customers as the add endpoint would (fresh ids, createdAt now), spread round-robin
+	 * over the businesses unless one is given, at the end of the list or before index `at`
+	 * (a list that is not append-ordered). Returns them. Deleting, reordering or shrinking the
+	 * list needs no switch: tests change `customers` in place.
+	 */
+	addCustomers(n: number, options?: { at?: number; businessId?: string }): SandboxCustomer[];
 	/** Closes the server and every open socket, slow requests in flight included. */
 	close(): Promise<void>;
 }
@@ -541,6 +548,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			// In place, so references a test already holds stay live.
 			sandbox.customers.length = 0;
 			for (const customer of fresh) sandbox.customers.push(customer);
+		},
+		addCustomers(n: number, { at, businessId }: { at?: number; businessId?: string } = {}) {
+			const added: SandboxCustomer[] = [];
+			for (let i = 0; i < n; i++) {
+				const index = addedCustomers++;
+				const owner = businessId ?? sandbox.businesses[index % sandbox.businesses.length]?.id;
+				if (owner === undefined) throw new RangeError('cannot add customers without a business');
+				added.push({
+					...generateCustomer(index, owner),
+					id: `cust_${token(IdSpace.addedCustomer, index)}`,
+					createdAt: new Date().toISOString(),
+				});
+			}
+			// push one by one: spreading 100,000 arguments into splice would overflow the stack.
+			if (at === undefined) for (const customer of added) sandbox.customers.push(customer);
+			else sandbox.customers.splice(at, 0, ...added);
+			return added;
 		},
 		close,
 	};

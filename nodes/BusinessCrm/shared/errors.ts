@@ -1,7 +1,12 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IExecuteSingleFunctions, ILoadOptionsFunctions, JsonObject } from 'n8n-workflow';
+import type {
+	IExecuteSingleFunctions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+	JsonObject,
+} from 'n8n-workflow';
 
-type Context = IExecuteSingleFunctions | ILoadOptionsFunctions;
+type Context = IExecuteSingleFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 /** The parts of an API reply an error message is made from. */
 export interface ApiReply {

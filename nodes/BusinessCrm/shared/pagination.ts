@@ -3,6 +3,7 @@ import type {
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
+	IPollFunctions,
 } from 'n8n-workflow';
 import { transportError } from './errors';
 import { extractList, recordId } from './output';
@@ -34,6 +35,8 @@ export interface ListRead {
 	 * are sent only once a reply shows pagination.
 	 */
 	pagedFromStart: boolean;
+	/** The offset of the first page; 0 unless the caller already has the items before it. */
+	startOffset?: number;
 	policy: RetryPolicy;
 	itemIndex?: number;
 }
@@ -53,12 +56,12 @@ function positiveInteger(value: number | undefined): number | undefined {
  * the read) are returned once.
  */
 export async function readList(
-	ctx: IExecuteSingleFunctions | ILoadOptionsFunctions,
+	ctx: IExecuteSingleFunctions | ILoadOptionsFunctions | IPollFunctions,
 	read: ListRead,
 ): Promise<IDataObject[]> {
 	const items: IDataObject[] = [];
 	const seen = new Set<string>();
-	let offset = 0;
+	let offset = read.startOffset ?? 0;
 	let paged = read.pagedFromStart;
 	let requests = 0;
 	let pagesWithoutProgress = 0;

@@ -4,13 +4,14 @@ import type {
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
+	IPollFunctions,
 } from 'n8n-workflow';
 import { parseBaseUrl } from './baseUrl';
 import { httpError, inputError, transportError, type ApiReply } from './errors';
 
 export const CREDENTIAL_TYPE = 'businessCrmApi';
 
-type Context = IExecuteSingleFunctions | ILoadOptionsFunctions;
+type Context = IExecuteSingleFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 /** How hard to try before giving up; the node's Options let a user change it. */
 export interface RetryPolicy {
@@ -184,6 +185,15 @@ export async function credentialSecrets(ctx: Context, itemIndex?: number): Promi
 		secretsByContext.set(ctx, secrets);
 	}
 	return await secrets;
+}
+
+/**
+ * Makes the next request of this context read the credential again. n8n keeps one poll context
+ * for as long as a workflow is active, across edits of the credential, so a trigger calls this
+ * at the start of every poll.
+ */
+export function forgetCredentialSecrets(ctx: Context): void {
+	secretsByContext.delete(ctx);
 }
 
 function errorCode(error: unknown): string | undefined {

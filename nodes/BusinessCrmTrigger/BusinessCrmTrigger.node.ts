@@ -1,0 +1,86 @@
+import {
+	NodeConnectionTypes,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+	type IPollFunctions,
+} from 'n8n-workflow';
+import { searchBusinesses } from '../BusinessCrm/listSearch/searchBusinesses';
+import { businessIdLocator } from '../BusinessCrm/shared/descriptions';
+import { forgetCredentialSecrets } from '../BusinessCrm/shared/transport';
+import { newCustomers } from './newCustomers';
+import { newestCustomer } from './newestCustomer';
+
+export class BusinessCrmTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Business CRM Trigger',
+		name: 'businessCrmTrigger',
+		icon: {
+			light: 'file:../../icons/businessCrm.svg',
+			dark: 'file:../../icons/businessCrm.dark.svg',
+		},
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{ $parameter["event"] === "newCustomer" ? "New Customer" : "" }}',
+		description: 'Starts the workflow when a customer is added in the Business CRM',
+		documentationUrl:
+			'https://github.com/n8n-nodes-business-crm/n8n-nodes-business-crm?tab=readme-ov-file#business-crm-trigger',
+		defaults: {
+			name: 'Business CRM Trigger',
+		},
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'businessCrmApi',
+				required: true,
+			},
+		],
+		properties: [
+			{
+				displayName: 'Event',
+				name: 'event',
+				type: 'options',
+				noDataExpression: true,
+				required: true,
+				options: [
+					{
+						name: 'New Customer',
+						value: 'newCustomer',
+						description: 'A customer was added to the list of customers',
+					},
+				],
+				default: 'newCustomer',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						...businessIdLocator,
+						required: false,
+						description:
+							'Only customers of this business. Needs the customer records to carry businessId; if they do not, the poll stops with an error.',
+					},
+				],
+			},
+		],
+	};
+
+	methods = {
+		listSearch: {
+			searchBusinesses,
+		},
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		forgetCredentialSecrets(this);
+		const customers =
+			this.getMode() === 'manual' ? await newestCustomer(this) : await newCustomers(this);
+		return customers.length > 0 ? [this.helpers.returnJsonArray(customers)] : null;
+	}
+}

@@ -1,0 +1,47 @@
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { inputError } from '../BusinessCrm/shared/errors';
+
+/** Options › Business: the business whose customers to emit, or undefined for all. */
+export function businessOption(ctx: IPollFunctions): string | undefined {
+	const options = ctx.getNodeParameter('options', {}) as IDataObject;
+	if (!('businessId' in options)) return undefined;
+	// A resource locator value ({mode, value}) or, from older JSON, the bare id.
+	const raw = options.businessId;
+	const value = raw !== null && typeof raw === 'object' ? (raw as IDataObject).value : raw;
+	const id =
+		typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+	if (id === '') {
+		// Read as "every business", an empty choice would emit what the user meant to exclude.
+		throw inputError(
+			ctx,
+			'Business is empty',
+			'Pick a business under Options › Business, enter its ID, or remove the option to be told about the customers of every business.',
+		);
+	}
+	return id;
+}
+
+/**
+ * The customers of one business. A customer without `businessId` cannot be placed: emitting it
+ * could start the workflow for another business's customer (a welcome mail to the wrong
+ * people), dropping it would lose it, so the poll stops with an error and remembers nothing.
+ */
+export function onlyOfBusiness(
+	ctx: IPollFunctions,
+	customers: IDataObject[],
+	businessId: string,
+): IDataObject[] {
+	const matching: IDataObject[] = [];
+	for (const customer of customers) {
+		const owner = customer.businessId;
+		if (typeof owner !== 'string' && typeof owner !== 'number') {
+			throw inputError(
+				ctx,
+				'The customers carry no businessId, so Options › Business cannot tell whose they are',
+				`Customer ${String(customer.id)} has no businessId field. Remove Options › Business to be told about every new customer (filter later in the workflow if another field says the business). Nothing was emitted or remembered, so no customer is lost.`,
+			);
+		}
+		if (String(owner) === businessId) matching.push(customer);
+	}
+	return matching;
+}

@@ -1,0 +1,469 @@
+/**
+ * The Business CRM Trigger run by n8n-core's poll machinery (test/helpers/poll-harness.ts)
+ * against the sandbox over real HTTP. Every case counts the requests a poll made against the
+ * cost the README promises: a poll that finds nothing new costs 1 request (at most 2), k
+ * customers appended cost ceil((k+1)/100) (at most 1 + ceil(k/100)), and a list that changed
+ * otherwise costs that tail read plus a full read, ceil(N/100).
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { startSandbox, type Sandbox, type SandboxCustomer } from './sandbox/server';
+import { byId, credentialsFor, requestsTo } from './helpers/fixtures';
+import { TriggerHarness, type PollOutcome } from './helpers/poll-harness';
+import { FINGERPRINT_LENGTH } from '../nodes/BusinessCrmTrigger/seenCustomers';
+
+const CUSTOMERS = '/api/public/v1/customers';
+const N = 250;
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ businesses: 3, customers: 0 });
+});
+
+afterAll(async () => {
+	await sandbox.close();
+});
+
+beforeEach(() => {
+	sandbox.seedCustomers(N);
+	sandbox.resetFaults();
+	sandbox.onRequest = undefined;
+	sandbox.clearLog();
+});
+
+/** The customer list requests since the last call, as [offset, limit, status]. */
+function takeRequests(): Array<[number, number, number]> {
+	const seen = requestsTo(sandbox, CUSTOMERS).map(
+		(r) => [Number(r.query.offset), Number(r.query.limit), r.status] as [number, number, number],
+	);
+	sandbox.clearLog();
+	return seen;
+}
+
+/** Reads of the whole list: offsets 0, 100, … for n customers (one request when empty). */
+function fullRead(n: number): Array<[number, number, number]> {
+	return Array.from({ length: Math.max(1, Math.ceil(n / 100)) }, (_, page) => [
+		page * 100,
+		100,
+		200,
+	]);
+}
+
+/** A trigger activated on the sandbox as it is now; its activation requests are taken. */
+async function activated(parameters: INodeParameters = {}): Promise<TriggerHarness> {
+	const trigger = new TriggerHarness(credentialsFor(sandbox), parameters);
+	const outcome = await trigger.activate();
+	expect(outcome.error).toBeUndefined();
+	expect(outcome.emits).toBe(0);
+	takeRequests();
+	return trigger;
+}
+
+function expectEmitted(outcome: PollOutcome, customers: SandboxCustomer[]): void {
+	expect(outcome.error).toBeUndefined();
+	if (customers.length === 0) {
+		expect(outcome.emits).toBe(0);
+	} else {
+		// One execution with one item per customer, in list order, each the record as served.
+		expect(outcome.emits).toBe(1);
+		expect(outcome.items).toEqual(customers);
+	}
+}
+
+describe('first activation', () => {
+	it('records every customer and emits nothing: ceil(N/100) requests', async () => {
+		const trigger = new TriggerHarness(credentialsFor(sandbox));
+		const outcome = await trigger.activate();
+		expectEmitted(outcome, []);
+		expect(takeRequests()).toEqual(fullRead(N));
+
+		const { newCustomer: state } = trigger.nodeStaticData() as { newCustomer: IDataObject };
+		expect(state).toMatchObject({ count: N, lastId: sandbox.customers[N - 1].id });
+		expect((state.known as string).length).toBe(N * FINGERPRINT_LENGTH);
+	});
+
+	it('on an empty list costs one request, and the first customers are then emitted', async () => {
+		sandbox.seedCustomers(0);
+		const trigger = new TriggerHarness(credentialsFor(sandbox));
+		expectEmitted(await trigger.activate(), []);
+		expect(takeRequests()).toEqual([[0, 100, 200]]);
+
+		expectEmitted(await trigger.poll(), []);
+		expect(takeRequests()).toEqual([[0, 100, 200]]);
+
+		const added = sandbox.addCustomers(3);
+		expectEmitted(await trigger.poll(), added);
+		expect(takeRequests()).toEqual([[0, 100, 200]]);
+
+		expectEmitted(await trigger.poll(), []);
+		expect(takeRequests()).toEqual([[2, 100, 200]]);
+	});
+});
+
+describe('an append-ordered list', () => {
+	it('costs one request per poll when nothing is new', async () => {
+		const trigger = await activated();
+		for (let poll = 0; poll < 3; poll++) {
+			expectEmitted(await trigger.poll(), []);
+			expect(takeRequests()).toEqual([[N - 1, 100, 200]]);
+		}
+	});
+
+	it('emits 1, 99, 100, 101 and 250 appended customers once each, in 1 + ceil(k/100) requests or fewer', async () => {
+		const trigger = await activated();
+		let count = N;
+		for (const k of [1, 99, 100, 101, 250]) {
+			const added = sandbox.addCustomers(k);
+			expectEmitted(await trigger.poll(), added);
+			const requests = takeRequests();
+			// The tail from the last known customer on: k + 1 customers.
+			expect(requests).toEqual(
+				Array.from({ length: Math.ceil((k + 1) / 100) }, (_, page) => [
+					count - 1 + page * 100,
+					100,
+					200,
+				]),
+			);
+			expect(requests.length).toBeLessThanOrEqual(1 + Math.ceil(k / 100));
+			count += k;
+
+			expectEmitted(await trigger.poll(), []);
+			expect(takeRequests()).toEqual([[count - 1, 100, 200]]);
+		}
+	});
+});
+
+describe('a list that changed otherwise falls back to a full read and emits only the new', () => {
+	it('customers inserted in the middle', async () => {
+		const trigger = await activated();
+		const inserted = sandbox.addCustomers(3, { at: 100 });
+		expectEmitted(await trigger.poll(), inserted);
+		// The tail read finds another customer at offset N-1, then the whole list is read.
+		expect(takeRequests()).toEqual([[N - 1, 100, 200], ...fullRead(N + 3)]);
+
+		// The state follows the list: the next polls are cheap again.
+		expectEmitted(await trigger.poll(), []);
+		expect(takeRequests()).toEqual([[N + 2, 100, 200]]);
+		const appended = sandbox.addCustomers(2);
+		expectEmitted(await trigger.poll(), appended);
+		expect(takeRequests()).toEqual([[N + 2, 100, 200]]);
+	});
+
+	it('customers deleted', async () => {
+		const trigger = await activated();
+		sandbox.customers.splice(10, 5);
+		expectEmitted(await trigger.poll(), []);
+		expect(takeRequests()).toEqual([[N - 1, 100, 200], ...fullRead(N - 5)]);
+
+		const appended = sandbox.addCustomers(2);
+		expectEmitted(await trigger.poll(), appended);
+		expect(takeRequests()).toEqual([[N - 6, 100, 200]]);
+	});
+
+	it('the list reordered', async () => {
+		const trigger = await activated();
+		sandbox.customers.reverse();
+		expectEmitted(await trigger.poll(), []);
+		expect(takeRequests()).toEqual([[N - 1, 100, 200], ...fullRead(N)]);
+	});
+
+	it('the total shrinking, alone and with customers added', async () => {
+		const trigger = await activated();
+		sandbox.customers.length = 100;
+		expectEmitted(await trigger.poll(), []);
+		// Offset N-1 is past the end now: an empty page.
+		expect(takeRequests()).toEqual([[N - 1, 100, 200], ...fullRead(100)]);
+
+		sandbox.customers.length = 90;
+		const added = sandbox.addCustomers(4);
+		expectEmitted(await trigger.poll(), added);
+		expect(takeRequests()).toEqual([[99, 100, 200], ...fullRead(94)]);
+	});
+
+	it('every customer deleted, then new ones', async () => {
+		const trigger = await activated();
+		sandbox.customers.length = 0;
+		expectEmitted(await trigger.poll(), []);
+		expect(takeRequests()).toEqual([
+			[N - 1, 100, 200],
+			[0, 100, 200],
+		]);
+
+		const added = sandbox.addCustomers(2);
+		expectEmitted(await trigger.poll(), added);
+		expect(takeRequests()).toEqual([[0, 100, 200]]);
+	});
+});
+
+describe('nothing lost, nothing twice', () => {
+	it('a poll failing mid-read changes nothing; the next one emits everything since', async () => {
+		const trigger = await activated();
+		const before = trigger.nodeStaticData();
+		const added = sandbox.addCustomers(250);
+		sandbox.setFaults({ serverError: { path: CUSTOMERS, after: 1, count: 1 } });
+
+		const failed = await trigger.poll();
+		expect(failed.emits).toBe(0);
+		expect(failed.error?.message).toBe(
+			'Read customers failed: the Business CRM API answered 500 "Internal Server Error: Simulated server fault"',
+		);
+		expect(takeRequests()).toEqual([
+			[N - 1, 100, 200],
+			[N + 99, 100, 500],
+		]);
+		expect(trigger.nodeStaticData()).toEqual(before);
+
+		sandbox.resetFaults();
+		expectEmitted(await trigger.poll(), added);
+		expect(takeRequests()).toEqual([
+			[N - 1, 100, 200],
+			[N + 99, 100, 200],
+			[N + 199, 100, 200],
+		]);
+		expectEmitted(await trigger.poll(), []);
+	});
+
+	it('a reply that is not JSON during the full read changes nothing either', async () => {
+		const trigger = await activated();
+		const before = trigger.nodeStaticData();
+		const inserted = sandbox.addCustomers(1, { at: 0 });
+		sandbox.setFaults({ notJson: { path: CUSTOMERS, after: 2, count: 1 } });
+
+		const failed = await trigger.poll();
+		expect(failed.emits).toBe(0);
+		expect(failed.error?.message).toBe(
+			'Read customers failed: the Business CRM API answered 200 with a body that is not JSON',
+		);
+		expect(trigger.nodeStaticData()).toEqual(before);
+		takeRequests();
+
+		sandbox.resetFaults();
+		expectEmitted(await trigger.poll(), inserted);
+		expect(takeRequests()).toEqual([[N - 1, 100, 200], ...fullRead(N + 1)]);
+	});
+
+	it('waits out a 429 as the API asks and goes on; past the retry bounds the poll fails and changes nothing', async () => {
+		const trigger = await activated();
+		const first = sandbox.addCustomers(150);
+		sandbox.setFaults({
+			rateLimitBurst: { path: CUSTOMERS, after: 1, count: 2, retryAfter: 0.05 },
+		});
+		expectEmitted(await trigger.poll(), first);
+		expect(takeRequests()).toEqual([
+			[N - 1, 100, 200],
+			[N + 99, 100, 429],
+			[N + 99, 100, 429],
+			[N + 99, 100, 200],
+		]);
+
+		const before = trigger.nodeStaticData();
+		const second = sandbox.addCustomers(5);
+		// Six 429s in a row: one more than the default Max Retries (5).
+		sandbox.setFaults({ rateLimitBurst: { path: CUSTOMERS, count: 6, retryAfter: 0 } });
+		const failed = await trigger.poll();
+		expect(failed.emits).toBe(0);
+		expect(failed.error?.message).toMatch(
+			/^Read customers failed: the Business CRM API answered 429/,
+		);
+		expect((failed.error as Error & { description?: string }).description).toMatch(
+			/Gave up after 5 retries/,
+		);
+		expect(takeRequests()).toHaveLength(6);
+		expect(trigger.nodeStaticData()).toEqual(before);
+
+		sandbox.resetFaults();
+		expectEmitted(await trigger.poll(), second);
+		expect(takeRequests()).toEqual([[N + 149, 100, 200]]);
+	});
+
+	it('customers added while n8n was stopped are emitted once by the first poll after the restart', async () => {
+		const trigger = await activated();
+		const beforeStop = sandbox.addCustomers(2);
+		expectEmitted(await trigger.poll(), beforeStop);
+
+		const whileStopped = sandbox.addCustomers(3);
+		const restarted = trigger.restarted();
+		expectEmitted(await restarted.activate('init'), whileStopped);
+		takeRequests();
+		expectEmitted(await restarted.poll(), []);
+		expect(takeRequests()).toEqual([[N + 4, 100, 200]]);
+	});
+
+	it('a customer without an id stops the poll rather than being emitted on every poll', async () => {
+		const trigger = await activated();
+		const before = trigger.nodeStaticData();
+		const noId = { firstName: 'No', lastName: 'Id', businessId: sandbox.businesses[0].id };
+		sandbox.customers.push(noId as unknown as SandboxCustomer);
+		const failed = await trigger.poll();
+		expect(failed.emits).toBe(0);
+		expect(failed.error?.message).toBe('Read customers failed: a customer in the list has no id');
+		expect(trigger.nodeStaticData()).toEqual(before);
+	});
+});
+
+describe('Options › Business', () => {
+	const businessOf = (index: number) => sandbox.businesses[index].id;
+
+	it('emits only the customers of that business, and remembers the others', async () => {
+		const trigger = await activated({ options: { businessId: byId(businessOf(1)) } });
+		const added = sandbox.addCustomers(6);
+		const ofBusiness = added.filter((c) => c.businessId === businessOf(1));
+		expect(ofBusiness).toHaveLength(2);
+		expectEmitted(await trigger.poll(), ofBusiness);
+		expect(takeRequests()).toEqual([[N - 1, 100, 200]]);
+
+		// Customers of the other businesses were seen: dropping the option emits none of them.
+		const unfiltered = new TriggerHarness(
+			credentialsFor(sandbox),
+			{},
+			JSON.parse(JSON.stringify(trigger.workflow.staticData)) as IDataObject,
+		);
+		expectEmitted(await unfiltered.activate(), []);
+	});
+
+	it('stops with an error when the customers carry no businessId, and loses none of them', async () => {
+		const trigger = await activated({ options: { businessId: byId(businessOf(0)) } });
+		const before = trigger.nodeStaticData();
+		const { businessId: _dropped, ...withoutBusiness } = sandbox.addCustomers(1)[0];
+		void _dropped;
+		sandbox.customers[sandbox.customers.length - 1] = withoutBusiness as SandboxCustomer;
+
+		const failed = await trigger.poll();
+		expect(failed.emits).toBe(0);
+		expect(failed.error?.message).toBe(
+			'The customers carry no businessId, so Options › Business cannot tell whose they are',
+		);
+		expect(trigger.nodeStaticData()).toEqual(before);
+
+		// With the option removed, the customer is emitted after all.
+		const unfiltered = new TriggerHarness(
+			credentialsFor(sandbox),
+			{},
+			JSON.parse(JSON.stringify(trigger.workflow.staticData)) as IDataObject,
+		);
+		expectEmitted(await unfiltered.activate(), [withoutBusiness as SandboxCustomer]);
+	});
+
+	it('fails the activation when the list cannot be filtered, and when the option is empty', async () => {
+		sandbox.customers.forEach(
+			(customer) => delete (customer as Partial<SandboxCustomer>).businessId,
+		);
+		const unplaceable = new TriggerHarness(credentialsFor(sandbox), {
+			options: { businessId: byId(businessOf(0)) },
+		});
+		const refused = await unplaceable.activate();
+		expect(refused.error?.message).toMatch(/carry no businessId/);
+		expect(unplaceable.nodeStaticData()).toEqual({});
+		expect(takeRequests()).toEqual(fullRead(N));
+
+		const empty = new TriggerHarness(credentialsFor(sandbox), {
+			options: { businessId: { __rl: true, mode: 'list', value: '' } },
+		});
+		const outcome = await empty.activate();
+		expect(outcome.error?.message).toBe('Business is empty');
+		expect(takeRequests()).toEqual([]);
+	});
+});
+
+describe('Fetch Test Event (manual mode)', () => {
+	it('returns the newest customer in two requests and records nothing', async () => {
+		const trigger = new TriggerHarness(credentialsFor(sandbox));
+		const { items, error } = await trigger.fetchTestEvent();
+		expect(error).toBeUndefined();
+		expect(items).toEqual([sandbox.customers[N - 1]]);
+		expect(takeRequests()).toEqual([
+			[0, 1, 200],
+			[N - 1, 1, 200],
+		]);
+		expect(trigger.nodeStaticData()).toEqual({});
+
+		// Nor does it disturb an activated trigger's state: the customer added is still new.
+		const activatedTrigger = await activated();
+		const before = activatedTrigger.nodeStaticData();
+		const added = sandbox.addCustomers(1);
+		expect((await activatedTrigger.fetchTestEvent()).items).toEqual(added);
+		expect(activatedTrigger.nodeStaticData()).toEqual(before);
+		takeRequests();
+		expectEmitted(await activatedTrigger.poll(), added);
+	});
+
+	it("with Business, reads back from the end until that business's newest customer", async () => {
+		const business = sandbox.businesses[2].id;
+		// The last 150 customers belong to other businesses.
+		sandbox.addCustomers(150, { businessId: sandbox.businesses[0].id });
+		const newest = sandbox.customers.filter((c) => c.businessId === business).at(-1);
+		const trigger = new TriggerHarness(credentialsFor(sandbox), {
+			options: { businessId: byId(business) },
+		});
+		const { items, error } = await trigger.fetchTestEvent();
+		expect(error).toBeUndefined();
+		expect(items).toEqual([newest]);
+		expect(takeRequests()).toEqual([
+			[0, 100, 200],
+			[N + 50, 100, 200],
+			[N - 50, 100, 200],
+		]);
+	});
+
+	it('returns nothing for an empty list', async () => {
+		sandbox.seedCustomers(0);
+		const { items, error } = await new TriggerHarness(credentialsFor(sandbox)).fetchTestEvent();
+		expect(error).toBeUndefined();
+		expect(items).toEqual([]);
+		expect(takeRequests()).toEqual([[0, 1, 200]]);
+	});
+});
+
+describe('the credential', () => {
+	it('pointed at another organization starts over: records, emits nothing', async () => {
+		const trigger = await activated();
+		const other = {
+			...credentialsFor(sandbox),
+			apiKey: sandbox.otherOrgApiKey,
+			organizationId: sandbox.otherOrganizationId,
+		};
+		expectEmitted(await trigger.restarted(other).activate('update'), []);
+		// And back: the first organization's customers are not all new again.
+		const back = trigger.restarted(other).restarted(credentialsFor(sandbox));
+		expectEmitted(await back.activate('update'), []);
+	});
+
+	it('edited while the workflow is active: an echoed new key is redacted too', async () => {
+		const credentials = credentialsFor(sandbox);
+		const trigger = new TriggerHarness(credentials);
+		expectEmitted(await trigger.activate(), []);
+		const rotated = 'sk_rotated_9Vd4Rk8Zt3Wm6Hs1Nb5Jc0Fy';
+		credentials.apiKey = rotated;
+		sandbox.onRequest = (entry) => {
+			throw new Error(`key ${entry.headers['x-api-key']} is not known`);
+		};
+		const failed = await trigger.poll();
+		const error = failed.error as Error & { description?: string };
+		expect(error.message).toContain('key [redacted] is not known');
+		expect(JSON.stringify([error.message, error.description, error])).not.toContain(rotated);
+	});
+});
+
+describe('the remembered state', () => {
+	it('takes 11 bytes per known customer at N = 100,000, and a poll there still costs one request', async () => {
+		const big = 100_000;
+		sandbox.seedCustomers(big);
+		const trigger = new TriggerHarness(credentialsFor(sandbox));
+		expectEmitted(await trigger.activate(), []);
+		expect(takeRequests()).toHaveLength(big / 100);
+
+		const bytes = Buffer.byteLength(JSON.stringify(trigger.nodeStaticData()));
+		expect(bytes).toBeGreaterThanOrEqual(big * FINGERPRINT_LENGTH);
+		// The rest is a fixed header: version, source, count and the last id.
+		expect(bytes - big * FINGERPRINT_LENGTH).toBeLessThan(200);
+
+		expectEmitted(await trigger.poll(), []);
+		expect(takeRequests()).toEqual([[big - 1, 100, 200]]);
+		const added = sandbox.addCustomers(100);
+		expectEmitted(await trigger.poll(), added);
+		expect(takeRequests()).toEqual([
+			[big - 1, 100, 200],
+			[big + 99, 100, 200],
+		]);
+	});
+});
