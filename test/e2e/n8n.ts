@@ -57,6 +57,64 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 /** User folders still on disk; removed at exit unless KEEP_N8N_E2E=1 (to look at a failure). */
 const liveFolders = new Set<string>();
 
+/**
+ * A watchdog process that kills our children's process groups and removes our folders when
+ * this process dies, however it dies. The exit and signal handlers below are not enough: under
+ * jest a test's `process` is a copy whose signal handlers never fire, so Ctrl-C left n8n,
+ * Redis and Postgres running. The watchdog learns of our death from its stdin closing; it is
+ * detached (Ctrl-C does not reach it) and unref'd (it does not keep us alive).
+ */
+const WATCHDOG = `
+const fs = require('node:fs');
+const groups = new Set();
+const dirs = new Set();
+let pending = '';
+process.stdin.on('data', (chunk) => {
+	pending += chunk;
+	let end;
+	while ((end = pending.indexOf('\\n')) !== -1) {
+		const [op, ...rest] = pending.slice(0, end).split(' ');
+		pending = pending.slice(end + 1);
+		const arg = rest.join(' ');
+		if (op === '+') groups.add(Number(arg));
+		if (op === '-') groups.delete(Number(arg));
+		if (op === 'dir') dirs.add(arg);
+		if (op === 'undir') dirs.delete(arg);
+	}
+});
+process.stdin.on('end', () => {
+	for (const group of groups) { try { process.kill(-group, 'SIGKILL'); } catch {} }
+	if (process.env.KEEP_N8N_E2E !== '1') setTimeout(() => {
+		for (const dir of dirs) { try { fs.rmSync(dir, { recursive: true, force: true }); } catch {} }
+	}, 1000);
+});
+`;
+
+let watchdog: ChildProcess | undefined;
+function tellWatchdog(line: string): void {
+	if (watchdog === undefined) {
+		watchdog = spawn(process.execPath, ['-e', WATCHDOG], {
+			detached: true,
+			stdio: ['pipe', 'ignore', 'ignore'],
+			env: { PATH: process.env.PATH ?? '', KEEP_N8N_E2E: process.env.KEEP_N8N_E2E ?? '' },
+		});
+		watchdog.unref();
+		(watchdog.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+		watchdog.stdin?.on('error', () => undefined);
+	}
+	watchdog.stdin?.write(`${line}\n`);
+}
+
+function watchFolder(dir: string): void {
+	liveFolders.add(dir);
+	tellWatchdog(`dir ${dir}`);
+}
+
+function unwatchFolder(dir: string): void {
+	liveFolders.delete(dir);
+	tellWatchdog(`undir ${dir}`);
+}
+
 export function killAllChildren(): void {
 	for (const child of liveChildren) killGroup(child, 'SIGKILL');
 	liveChildren.clear();
@@ -67,6 +125,16 @@ function cleanupAtExit(): void {
 	if (process.env.KEEP_N8N_E2E === '1') return;
 	for (const dir of liveFolders) fs.rmSync(dir, { recursive: true, force: true });
 	liveFolders.clear();
+}
+
+/** Removes `dir` when this process exits (as the user folders are); returns the remover. */
+export function removeAtExit(dir: string): () => void {
+	registerCleanup();
+	watchFolder(dir);
+	return () => {
+		unwatchFolder(dir);
+		fs.rmSync(dir, { recursive: true, force: true });
+	};
 }
 
 let cleanupRegistered = false;
@@ -90,7 +158,12 @@ function spawnTracked(command: string, args: string[], options: SpawnOptions): C
 	registerCleanup();
 	const child = spawn(command, args, { ...options, detached: true });
 	liveChildren.add(child);
-	child.once('exit', () => liveChildren.delete(child));
+	const pid = child.pid;
+	if (pid !== undefined) tellWatchdog(`+ ${pid}`);
+	child.once('exit', () => {
+		liveChildren.delete(child);
+		if (pid !== undefined) tellWatchdog(`- ${pid}`);
+	});
 	return child;
 }
 
@@ -541,7 +614,7 @@ export async function createUserFolder(
 ): Promise<UserFolder> {
 	const dir = fs.mkdtempSync(path.join(options.parentDir ?? os.tmpdir(), 'n8n-e2e-'));
 	registerCleanup();
-	liveFolders.add(dir);
+	watchFolder(dir);
 	const port = await freePort();
 	return {
 		dir,
@@ -549,7 +622,7 @@ export async function createUserFolder(
 		port,
 		env: baseN8nEnv(dir, port, options.env ?? {}),
 		remove: () => {
-			liveFolders.delete(dir);
+			unwatchFolder(dir);
 			fs.rmSync(dir, { recursive: true, force: true });
 		},
 	};
