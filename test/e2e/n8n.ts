@@ -57,6 +57,64 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 /** User folders still on disk; removed at exit unless KEEP_N8N_E2E=1 (to look at a failure). */
 const liveFolders = new Set<string>();
 
+/**
+ * A watchdog process that kills our children's process groups and removes our folders when
+ * this process dies, however it dies. The exit and signal handlers below are not enough: under
+ * jest a test's `process` is a copy whose signal handlers never fire, so Ctrl-C left n8n,
+ * Redis and Postgres running. The watchdog learns of our death from its stdin closing; it is
+ * detached (Ctrl-C does not reach it) and unref'd (it does not keep us alive).
+ */
+const WATCHDOG = `
+const fs = require('node:fs');
+const groups = new Set();
+const dirs = new Set();
+let pending = '';
+process.stdin.on('data', (chunk) => {
+	pending += chunk;
+	let end;
+	while ((end = pending.indexOf('\\n')) !== -1) {
+		const [op, ...rest] = pending.slice(0, end).split(' ');
+		pending = pending.slice(end + 1);
+		const arg = rest.join(' ');
+		if (op === '+') groups.add(Number(arg));
+		if (op === '-') groups.delete(Number(arg));
+		if (op === 'dir') dirs.add(arg);
+		if (op === 'undir') dirs.delete(arg);
+	}
+});
+process.stdin.on('end', () => {
+	for (const group of groups) { try { process.kill(-group, 'SIGKILL'); } catch {} }
+	if (process.env.KEEP_N8N_E2E !== '1') setTimeout(() => {
+		for (const dir of dirs) { try { fs.rmSync(dir, { recursive: true, force: true }); } catch {} }
+	}, 1000);
+});
+`;
+
+let watchdog: ChildProcess | undefined;
+function tellWatchdog(line: string): void {
+	if (watchdog === undefined) {
+		watchdog = spawn(process.execPath, ['-e', WATCHDOG], {
+			detached: true,
+			stdio: ['pipe', 'ignore', 'ignore'],
+			env: { PATH: process.env.PATH ?? '', KEEP_N8N_E2E: process.env.KEEP_N8N_E2E ?? '' },
+		});
+		watchdog.unref();
+		(watchdog.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+		watchdog.stdin?.on('error', () => undefined);
+	}
+	watchdog.stdin?.write(`${line}\n`);
+}
+
+function watchFolder(dir: string): void {
+	liveFolders.add(dir);
+	tellWatchdog(`dir ${dir}`);
+}
+
+function unwatchFolder(dir: string): void {
+	liveFolders.delete(dir);
+	tellWatchdog(`undir ${dir}`);
+}
+
 export function killAllChildren(): void {
 	for (const child of liveChildren) killGroup(child, 'SIGKILL');
 	liveChildren.clear();
@@ -72,6 +130,16 @@ function cleanupAtExit(): void {
 	if (keepFolders()) return;
 	for (const dir of liveFolders) fs.rmSync(dir, { recursive: true, force: true });
 	liveFolders.clear();
+}
+
+/** Removes `dir` when this process exits (as the user folders are); returns the remover. */
+export function removeAtExit(dir: string): () => void {
+	registerCleanup();
+	watchFolder(dir);
+	return () => {
+		unwatchFolder(dir);
+		fs.rmSync(dir, { recursive: true, force: true });
+	};
 }
 
 let cleanupRegistered = false;
@@ -95,7 +163,12 @@ function spawnTracked(command: string, args: string[], options: SpawnOptions): C
 	registerCleanup();
 	const child = spawn(command, args, { ...options, detached: true });
 	liveChildren.add(child);
-	child.once('exit', () => liveChildren.delete(child));
+	const pid = child.pid;
+	if (pid !== undefined) tellWatchdog(`+ ${pid}`);
+	child.once('exit', () => {
+		liveChildren.delete(child);
+		if (pid !== undefined) tellWatchdog(`- ${pid}`);
+	});
 	return child;
 }
 
@@ -546,7 +619,7 @@ export async function createUserFolder(
 ): Promise<UserFolder> {
 	const dir = fs.mkdtempSync(path.join(options.parentDir ?? os.tmpdir(), 'n8n-e2e-'));
 	registerCleanup();
-	liveFolders.add(dir);
+	watchFolder(dir);
 	const port = await freePort();
 	return {
 		dir,
@@ -554,7 +627,7 @@ export async function createUserFolder(
 		port,
 		env: baseN8nEnv(dir, port, options.env ?? {}),
 		remove: () => {
-			liveFolders.delete(dir);
+			unwatchFolder(dir);
 			if (keepFolders()) {
 				process.stderr.write(`[n8n-e2e] KEEP_N8N_E2E=1: kept ${dir}\n`);
 				return;
@@ -935,6 +1008,8 @@ export interface RunningN8n {
 	output(): string;
 	/** SIGTERM to the process group, SIGKILL after a grace period; resolves once it exited. */
 	stop(): Promise<void>;
+	/** SIGKILL to the process group at once, as when a machine dies; resolves once it exited. */
+	kill(): Promise<void>;
 }
 
 async function waitFor(
@@ -952,15 +1027,15 @@ async function waitFor(
 	throw new Error(`timed out after ${timeoutMs} ms waiting for ${description}`);
 }
 
-/** `n8n start`, resolved once the REST API answers. */
+/** `n8n start`, resolved once the REST API answers. `env` adds to the folder's env. */
 export async function startN8n(
 	folder: UserFolder,
-	options: { timeoutMs?: number } = {},
+	options: { timeoutMs?: number; env?: Record<string, string> } = {},
 ): Promise<RunningN8n> {
 	const url = `http://127.0.0.1:${folder.port}`;
 	const child = spawnTracked(folder.install.nodeBinary, [folder.install.n8nScript, 'start'], {
 		cwd: folder.dir,
-		env: await n8nProcessEnv(folder),
+		env: await n8nProcessEnv(folder, options.env),
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
 	let output = '';
@@ -997,7 +1072,11 @@ export async function startN8n(
 		await stop();
 		throw new Error(`${(error as Error).message}\n--- n8n output ---\n${output.slice(-6000)}`);
 	}
-	return { url, output: () => output, stop };
+	const kill = async (): Promise<void> => {
+		killGroup(child, 'SIGKILL');
+		await exitedPromise;
+	};
+	return { url, output: () => output, stop, kill };
 }
 
 export interface Session {
@@ -1097,4 +1176,137 @@ export async function loadedTypes(
 		return ((await response.json()) as Array<{ name: string }>).map((type) => type.name);
 	};
 	return { nodes: await names('nodes.json'), credentials: await names('credentials.json') };
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Long-running processes: services and queue-mode workers                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+export interface BackgroundProcess {
+	pid: number | undefined;
+	/** Everything the process printed so far (stdout and stderr). */
+	output(): string;
+	/** True once the process exited. */
+	exited(): boolean;
+	/** `signal` (default SIGTERM) to the process group, SIGKILL after graceMs; resolves on exit. */
+	stop(signal?: NodeJS.Signals, graceMs?: number): Promise<void>;
+	/** SIGKILL to the process group at once; resolves on exit. */
+	kill(): Promise<void>;
+}
+
+export interface StartProcessOptions {
+	cwd?: string;
+	env?: NodeJS.ProcessEnv;
+	/** What the process is, for error messages. */
+	name: string;
+	/** Resolves true once the process is ready (polled every 250 ms); a throw counts as false. */
+	ready: (output: string) => Promise<boolean> | boolean;
+	/** Default 120 s. */
+	timeoutMs?: number;
+}
+
+/**
+ * Starts a long-running process in its own process group (killed with the other children when
+ * this process exits or is interrupted) and resolves once `ready` says so. A process that exits
+ * or does not get ready in time is stopped and reported with the end of its output.
+ */
+export async function startProcess(
+	command: string,
+	args: string[],
+	options: StartProcessOptions,
+): Promise<BackgroundProcess> {
+	const child = spawnTracked(command, args, {
+		cwd: options.cwd,
+		env: options.env ?? cleanEnv(),
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	let output = '';
+	child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+	child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+	let spawnError: Error | undefined;
+	child.once('error', (error) => (spawnError = error));
+	const exitedPromise = new Promise<void>((resolve) => {
+		child.once('exit', () => resolve());
+		child.once('error', () => resolve());
+	});
+	const exited = (): boolean =>
+		spawnError !== undefined || child.exitCode !== null || child.signalCode !== null;
+	const stop = async (signal: NodeJS.Signals = 'SIGTERM', graceMs = 10_000): Promise<void> => {
+		if (exited()) return;
+		killGroup(child, signal);
+		const timer = setTimeout(() => killGroup(child, 'SIGKILL'), graceMs);
+		await exitedPromise;
+		clearTimeout(timer);
+		// Whatever the process started in its group must not outlive it.
+		killGroup(child, 'SIGKILL');
+	};
+	const kill = async (): Promise<void> => {
+		killGroup(child, 'SIGKILL');
+		await exitedPromise;
+	};
+	const handle: BackgroundProcess = {
+		pid: child.pid,
+		output: () => output,
+		exited,
+		stop,
+		kill,
+	};
+	try {
+		await waitFor(
+			`${options.name} to get ready`,
+			options.timeoutMs ?? 120_000,
+			async () => await options.ready(output),
+			exited,
+		);
+	} catch (error) {
+		await stop('SIGKILL');
+		const reason = spawnError?.message ?? (error as Error).message.replace(/^n8n /, '');
+		throw new Error(
+			`${options.name}: ${reason}\n--- ${options.name} output ---\n${output.slice(-6000)}`,
+		);
+	}
+	return handle;
+}
+
+export interface StartWorkerOptions {
+	/** `--concurrency` (n8n's default is 10). */
+	concurrency?: number;
+	/** Adds to the folder's env. */
+	env?: Record<string, string>;
+	timeoutMs?: number;
+}
+
+/**
+ * `n8n worker` (queue mode), resolved once its health server says it is connected to the
+ * database and Redis (`/healthz/readiness`), which n8n 2.8.4 starts after the worker has begun
+ * taking jobs. `url` is that health server (on a private port); stop() and kill() as startN8n.
+ */
+export async function startN8nWorker(
+	folder: UserFolder,
+	options: StartWorkerOptions = {},
+): Promise<RunningN8n> {
+	const healthPort = await freePort();
+	const url = `http://127.0.0.1:${healthPort}`;
+	const worker = await startProcess(
+		folder.install.nodeBinary,
+		[folder.install.n8nScript, 'worker', `--concurrency=${options.concurrency ?? 10}`],
+		{
+			name: 'n8n worker',
+			cwd: folder.dir,
+			env: await n8nProcessEnv(folder, {
+				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+				QUEUE_HEALTH_CHECK_PORT: String(healthPort),
+				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+				...options.env,
+			}),
+			timeoutMs: options.timeoutMs,
+			ready: async () => (await fetch(`${url}/healthz/readiness`)).ok,
+		},
+	);
+	return {
+		url,
+		output: worker.output,
+		stop: async () => await worker.stop(),
+		kill: worker.kill,
+	};
 }
