@@ -435,6 +435,8 @@ describe('Bad input', () => {
 	describe('the credential is checked before anything is sent', () => {
 		const BASE_URL_HELP = 'Open the credential and correct the Base URL.';
 		const EXAMPLE = ' Enter the API address only, e.g. https://api.example.com';
+		const PASTE_AGAIN = (label: string) =>
+			`A hidden or unusual character was pasted with it. Open the credential and paste the ${label} again as a single line, copied from its source.`;
 		const cases: Array<[string, (s: Sandbox) => Partial<CrmCredentials>, string, string]> = [
 			[
 				'a Base URL with another scheme (ftp)',
@@ -485,14 +487,14 @@ describe('Bad input', () => {
 			[
 				'an API key with a line break inside',
 				(s) => ({ apiKey: `${s.apiKey.slice(0, 12)}\n${s.apiKey.slice(12)}` }),
-				'The API Key in the Business CRM credential contains a line break or another control character',
-				'Open the credential and paste the API Key again as a single line.',
+				'The API Key in the Business CRM credential contains a line break (U+000A) at position 13',
+				PASTE_AGAIN('API Key'),
 			],
 			[
 				'an API key with CR LF inside',
 				(s) => ({ apiKey: `${s.apiKey.slice(0, 12)}\r\n${s.apiKey.slice(12)}` }),
-				'The API Key in the Business CRM credential contains a line break or another control character',
-				'Open the credential and paste the API Key again as a single line.',
+				'The API Key in the Business CRM credential contains a line break (U+000D) at position 13',
+				PASTE_AGAIN('API Key'),
 			],
 			[
 				'an empty API key',
@@ -511,8 +513,8 @@ describe('Bad input', () => {
 				(s) => ({
 					organizationId: `${s.organizationId.slice(0, 6)}\n${s.organizationId.slice(6)}`,
 				}),
-				'The Organization ID in the Business CRM credential contains a line break or another control character',
-				'Open the credential and paste the Organization ID again as a single line.',
+				'The Organization ID in the Business CRM credential contains a line break (U+000A) at position 7',
+				PASTE_AGAIN('Organization ID'),
 			],
 			[
 				'an empty organization ID',
@@ -554,6 +556,8 @@ describe('Bad input', () => {
 			['"http//" without the colon', (s) => ({ baseUrl: `http//127.0.0.1:${s.port}` })],
 			['"http:/" with one slash', (s) => ({ baseUrl: `http:/127.0.0.1:${s.port}` })],
 			['an upper-case scheme', (s) => ({ baseUrl: `HTTP://127.0.0.1:${s.port}` })],
+			['a copied /api/public/v1', (s) => ({ baseUrl: `${s.url}/api/public/v1` })],
+			['a copied /api/public/v1/', (s) => ({ baseUrl: `${s.url}/api/public/v1/` })],
 			['surrounding spaces and a line break', (s) => ({ baseUrl: `  ${s.url}/ \n` })],
 			['an API key with surrounding spaces', (s) => ({ apiKey: ` ${s.apiKey}\n` })],
 			[
