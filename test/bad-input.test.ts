@@ -28,6 +28,8 @@ const NO_NAME_HELP = 'Give every custom field a name, or remove the empty one.';
 const ownFieldHelp = (field: string) =>
 	`Set ${field} with its own parameter, or give the custom field another name.`;
 const TWICE_HELP = 'Give each custom field a different name.';
+const RESERVED_HELP =
+	'__proto__, constructor and prototype are reserved in JSON objects, and a name may not hold a line break or another control character. Give the custom field another name.';
 
 /**
  * The json of a Continue On Fail error item: the message, then the advice, under `error` alone
@@ -156,6 +158,22 @@ const customFieldRefusal = (
 	},
 ];
 
+const returnAllRefusal = (bad: unknown, shown: string): [string, Refusal] => [
+	`Customer Get Many, Return All ${shown}`,
+	{
+		parameters: (value) => ({
+			resource: 'customer',
+			operation: 'getAll',
+			returnAll: value as boolean,
+		}),
+		bad,
+		good: 'true',
+		path: CUSTOMERS,
+		message: `Return All must be true or false, not ${shown}`,
+		description: 'Turn Return All on or off, or make its expression give true or false.',
+	},
+];
+
 const REFUSALS: Array<[string, Refusal]> = [
 	limitRefusal(0, '0'),
 	limitRefusal(-1, '-1'),
@@ -239,6 +257,17 @@ const REFUSALS: Array<[string, Refusal]> = [
 		ownFieldHelp('businessId'),
 	),
 	customFieldRefusal('company', 'Custom field "company" is given twice', TWICE_HELP),
+	customFieldRefusal('__proto__', 'Custom field name "__proto__" cannot be used', RESERVED_HELP),
+	customFieldRefusal(
+		'constructor',
+		'Custom field name "constructor" cannot be used',
+		RESERVED_HELP,
+	),
+	customFieldRefusal('prototype', 'Custom field name "prototype" cannot be used', RESERVED_HELP),
+	customFieldRefusal('tax\nid', 'Custom field name "tax\\nid" cannot be used', RESERVED_HELP),
+	returnAllRefusal('yes', '"yes"'),
+	returnAllRefusal('TRUE ', '"TRUE "'),
+	returnAllRefusal(1, '1'),
 	customFieldRefusal(' Company ', 'Custom field "Company" is given twice', TWICE_HELP),
 	[
 		'Options, Max Retries -1',
@@ -367,6 +396,23 @@ describe('Bad input', () => {
 				]);
 			},
 		);
+
+		it.each<[unknown, number]>([
+			[true, 3],
+			['true', 3],
+			[false, 2],
+			['false', 2],
+		])('takes Return All %j from an expression', async (value, expected) => {
+			const { items, error } = await run(
+				{ resource: 'customer', operation: 'getAll', returnAll: FROM_ITEM, limit: 2 },
+				{ items: [{ v: value }] },
+			);
+			expect(error).toBeUndefined();
+			expect(items).toHaveLength(expected);
+			expect(sandbox.requests.map((request) => request.query.limit)).toEqual([
+				expected === 3 ? '100' : '2',
+			]);
+		});
 
 		it('accepts the largest Limit, 1,000,000, and asks for pages of 100', async () => {
 			const { items, error } = await run(customerGetMany(1_000_000));
