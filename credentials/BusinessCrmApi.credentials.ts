@@ -8,16 +8,18 @@ import type {
 
 /**
  * The credential test's Base URL. An expression holds no code of the node, so this repeats with
- * plain string methods the repairs of parseBaseUrl that matter when a credential is first typed:
- * spaces, a mistyped http(s) scheme, no scheme (https), trailing slashes, a copied
- * /api/public/v1. The node explains a Base URL it refuses (another scheme, ? or #) when it runs.
+ * plain string methods what parseBaseUrl does: repairs spaces, a mistyped http(s) scheme, no
+ * scheme (https), trailing slashes and a copied /api/public/v1, and turns what it refuses
+ * (another scheme, ? or #, inner spaces, no host) into "", which n8n reports as an invalid URL
+ * without sending anything. The node explains those when it runs.
  */
 const TEST_BASE_URL =
 	'={{ String($credentials.baseUrl ?? "").trim()' +
 	'.replace(/^h+t+p+s+(?::\\/*|\\/+)/i, "https://")' +
 	'.replace(/^h+t+p+(?::\\/*|\\/+)/i, "http://")' +
 	'.replace(/^(?![a-z][a-z0-9+.-]*:\\/\\/)/i, "https://")' +
-	'.replace(/(\\/api\\/public\\/v1)?\\/*$/i, "") }}';
+	'.replace(/(\\/api\\/public\\/v1)?\\/*$/i, "")' +
+	'.replace(/^.*[?#\\s].*$|^(?!https?:\\/\\/[^/:]).*$/i, "") }}';
 
 const REDIRECT_MESSAGE =
 	'The API answered with a redirect to another address. The node does not follow redirects, so the API key never goes to an address you did not enter: put the address of the API itself into the Base URL.';

@@ -92,7 +92,7 @@ describe('Business CRM API credential test failures', () => {
 			organizationId: sandbox.organizationId,
 		});
 		// n8n shows its own words here; the node explains the Base URL when it runs (bad-input tests).
-		expect(result.status).toBe('Error');
+		expect(result).toEqual({ status: 'Error', message: 'Invalid URL' });
 		expect(sandbox.requests).toHaveLength(0);
 	});
 });
@@ -137,6 +137,29 @@ describe('the Test button repairs the Base URL as the node does', () => {
 			['/api/public/v1/customers', 200],
 		]);
 	});
+
+	it.each([
+		['another scheme', 'ftp://127.0.0.1:PORT'],
+		['a query string', 'http://127.0.0.1:PORT/?tenant=1'],
+		['a fragment', 'http://127.0.0.1:PORT#api'],
+		['a space inside', 'http://127.0.0.1 :PORT'],
+		['no host', 'http://'],
+	])(
+		'a Base URL the node refuses (%s) fails the test, and nothing is sent',
+		async (_title, form) => {
+			const credentials = {
+				baseUrl: form.replace('PORT', String(sandbox.port)),
+				apiKey: sandbox.apiKey,
+				organizationId: sandbox.organizationId,
+			};
+			expect(parseBaseUrl(credentials.baseUrl).url).toBeUndefined();
+			expect(await testCredential(credentials)).toEqual({
+				status: 'Error',
+				message: 'Invalid URL',
+			});
+			expect(sandbox.requests).toEqual([]);
+		},
+	);
 
 	it('a Base URL without a scheme means https in both: nothing reaches the http sandbox', async () => {
 		const credentials = {
