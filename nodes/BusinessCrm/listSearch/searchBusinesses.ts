@@ -33,13 +33,7 @@ export async function searchBusinesses(
 ): Promise<INodeListSearchResult> {
 	const items = await readList(this, {
 		what: 'List businesses',
-		options: {
-			method: 'GET',
-			url: '/api/business/list/all',
-			// Load-options requests get no requestDefaults.
-			headers: { Accept: 'application/json' },
-			timeout: LIST_SEARCH_TIMEOUT_MS,
-		},
+		options: { method: 'GET', url: '/api/business/list/all', timeout: LIST_SEARCH_TIMEOUT_MS },
 		listKeys: BUSINESS_LIST_KEYS,
 		idKeys: BUSINESS_ID_KEYS,
 		wanted: Infinity,

@@ -9,8 +9,6 @@ import { checkCredential, CREDENTIAL_TYPE, type CheckedCredential } from './cred
 import { httpError, inputError, redact, transportError, type ApiReply } from './errors';
 import { describeFailure, describeRedirect, errorCode } from './failures';
 
-export { CREDENTIAL_TYPE };
-
 type Context = IExecuteSingleFunctions | ILoadOptionsFunctions;
 
 /** How hard to try before giving up; the node's Options let a user change it. */
