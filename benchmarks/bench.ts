@@ -125,7 +125,7 @@ function header(): string {
 		'  the client process only: peak minus the baseline after a full GC, sampled every 5 ms. RSS',
 		'  is also shown whole: the process keeps memory it grew in earlier runs, so a later run may',
 		'  add nothing to it. Heap peaks include garbage not yet collected, so they grow less than N.',
-		'- Node code (nodes/, credentials/) is compiled by TypeScript as `npm run build` does (see lib.ts).',
+		'- Node code (nodes/, credentials/) runs from its TypeScript source under tsx.',
 		'',
 	].join('\n');
 }

@@ -4,13 +4,12 @@
  * fetch loops).
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import Module from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import ts from 'typescript';
 
 import type { RunOptions, RunResult } from '../test/helpers/harness';
 import type { SandboxCommand, SandboxReply } from './sandbox-process';
@@ -23,7 +22,6 @@ export const PAGE_SIZE = 100;
 /** The node's MAX_PARALLEL_REQUESTS; the concurrent bare loop uses the same parallelism. */
 export const PARALLEL = 10;
 const SAMPLE_EVERY_MS = 5;
-const ROOT = join(__dirname, '..');
 
 const CUSTOMERS_PATH = '/api/public/v1/customers';
 const ADD_CUSTOMER_PATH = '/api/business/crm/customer/add';
@@ -32,53 +30,23 @@ const ADD_CUSTOMER_PATH = '/api/business/crm/customer/add';
 /* Setup                                                                                       */
 /* ------------------------------------------------------------------------------------------ */
 
-type CompileHook = (module: NodeModule, filename: string) => void;
 const loader = Module as unknown as {
 	_resolveFilename: (request: string, ...rest: unknown[]) => string;
-	_extensions: Record<string, CompileHook>;
 };
 
 /**
- * Loads the node's code the way it ships. Two things differ under tsx, both outside this folder:
- *  - The harness imports '../../nodes/BusinessCrm/BusinessCrm.node' without an extension, and
- *    Node's resolver tries '.json' before tsx's '.ts': with the codex BusinessCrm.node.json beside
- *    the source, that import yields the codex instead of the node class.
- *  - tsx (esbuild) minifies whitespace. BASE_URL_EXPRESSION embeds parseBaseUrl.toString() in an
- *    n8n expression, and the minified source contains '}}', which ends the expression early:
- *    every request then fails with "invalid syntax".
- * So nodes/ and credentials/ are compiled by TypeScript with the package's tsconfig.json, as
- * `npm run build` compiles them, and the rest (harness, this file) is left to tsx. Jest (ts-jest)
- * does the same, which is why the tests do not see either problem.
+ * The harness imports '../../nodes/BusinessCrm/BusinessCrm.node' without an extension, and under
+ * tsx Node's resolver tries '.json' before '.ts': with the codex BusinessCrm.node.json beside the
+ * source, that import would yield the codex instead of the node class. Jest resolves '.ts' first.
  */
-let shippedCodeHooked = false;
-function loadShippedCodeAsBuilt(): void {
-	if (shippedCodeHooked) return;
-	shippedCodeHooked = true;
+let nodeSourceFirst = false;
+function resolveNodeSourceFirst(): void {
+	if (nodeSourceFirst) return;
+	nodeSourceFirst = true;
 	const resolve = loader._resolveFilename;
 	loader._resolveFilename = function (request: string, ...rest: unknown[]) {
 		const wanted = /\/BusinessCrm(Trigger)?\.node$/.test(request) ? `${request}.ts` : request;
 		return resolve.call(this, wanted, ...rest);
-	};
-
-	const configFile = join(ROOT, 'tsconfig.json');
-	const { config } = ts.readConfigFile(configFile, ts.sys.readFile);
-	const { options } = ts.convertCompilerOptionsFromJson(
-		(config as { compilerOptions: unknown }).compilerOptions,
-		ROOT,
-		configFile,
-	);
-	const shipped = [join(ROOT, 'nodes') + sep, join(ROOT, 'credentials') + sep];
-	const viaTsx = loader._extensions['.ts'];
-	loader._extensions['.ts'] = (module, filename) => {
-		if (!shipped.some((folder) => filename.startsWith(folder))) return viaTsx(module, filename);
-		const { outputText } = ts.transpileModule(readFileSync(filename, 'utf8'), {
-			compilerOptions: { ...options, sourceMap: false, declaration: false },
-			fileName: filename,
-		});
-		(module as unknown as { _compile(code: string, name: string): void })._compile(
-			outputText,
-			filename,
-		);
 	};
 }
 
@@ -358,14 +326,14 @@ export function bareCreate(info: SandboxInfo, count: number, parallel: number) {
 	};
 }
 
-/** The harness, loaded only now so that the hooks above and N8N_USER_FOLDER apply to it. */
+/** The harness, loaded only now so that the hook above and N8N_USER_FOLDER apply to it. */
 export async function loadHarness(): Promise<RunNode> {
-	loadShippedCodeAsBuilt();
+	resolveNodeSourceFirst();
 	return (await import('../test/helpers/harness')).runNode;
 }
 
 /** The trigger's poll harness, loaded the same way. */
 export async function loadPollHarness(): Promise<typeof import('../test/helpers/poll-harness')> {
-	loadShippedCodeAsBuilt();
+	resolveNodeSourceFirst();
 	return await import('../test/helpers/poll-harness');
 }

@@ -5,7 +5,24 @@ import type {
 	ICredentialType,
 	INodeProperties,
 } from 'n8n-workflow';
-import { BASE_URL_EXPRESSION } from '../nodes/BusinessCrm/shared/baseUrl';
+
+/**
+ * The credential test's Base URL. An expression holds no code of the node, so this repeats with
+ * plain string methods what parseBaseUrl does: repairs spaces, a mistyped http(s) scheme, no
+ * scheme (https), trailing slashes and a copied /api/public/v1, and turns what it refuses
+ * (another scheme, ? or #, inner spaces, no host) into "", which n8n reports as an invalid URL
+ * without sending anything. The node explains those when it runs.
+ */
+const TEST_BASE_URL =
+	'={{ String($credentials.baseUrl ?? "").trim()' +
+	'.replace(/^h+t+p+s+(?::\\/*|\\/+)/i, "https://")' +
+	'.replace(/^h+t+p+(?::\\/*|\\/+)/i, "http://")' +
+	'.replace(/^(?![a-z][a-z0-9+.-]*:\\/\\/)/i, "https://")' +
+	'.replace(/(\\/api\\/public\\/v1)?\\/*$/i, "")' +
+	'.replace(/^.*[?#\\s].*$|^(?!https?:\\/\\/[^/:]).*$/i, "") }}';
+
+const REDIRECT_MESSAGE =
+	'The API answered with a redirect to another address. The node does not follow redirects, so the API key never goes to an address you did not enter: put the address of the API itself into the Base URL.';
 
 export class BusinessCrmApi implements ICredentialType {
 	name = 'businessCrmApi';
@@ -29,7 +46,7 @@ export class BusinessCrmApi implements ICredentialType {
 			required: true,
 			placeholder: 'https://api.example.com',
 			description:
-				'Address of the Business CRM API, without a path such as /api/public/v1. A trailing slash does not matter.',
+				'Address of the Business CRM API, e.g. https://api.example.com. A trailing slash or a copied /api/public/v1 does not matter.',
 		},
 		{
 			displayName: 'API Key',
@@ -65,9 +82,11 @@ export class BusinessCrmApi implements ICredentialType {
 	// n8n replaces a failed test's reply with these rules' words, so they say what to check.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: BASE_URL_EXPRESSION,
+			baseURL: TEST_BASE_URL,
 			url: '/api/public/v1/test-api-key',
 			method: 'GET',
+			// A redirect would carry the key's headers to whatever host it names.
+			disableFollowRedirect: true,
 		},
 		rules: [
 			{
@@ -86,6 +105,10 @@ export class BusinessCrmApi implements ICredentialType {
 						'The API key is valid but not allowed here (HTTP 403). Check that the Organization ID is the one the key belongs to, and ask an organization administrator whether the key has the needed permissions.',
 				},
 			},
+			...[301, 302, 303, 307, 308].map((value) => ({
+				type: 'responseCode' as const,
+				properties: { value, message: `${REDIRECT_MESSAGE} (HTTP ${value})` },
+			})),
 		],
 	};
 }

@@ -28,6 +28,8 @@ const NO_NAME_HELP = 'Give every custom field a name, or remove the empty one.';
 const ownFieldHelp = (field: string) =>
 	`Set ${field} with its own parameter, or give the custom field another name.`;
 const TWICE_HELP = 'Give each custom field a different name.';
+const RESERVED_HELP =
+	'__proto__, constructor and prototype are reserved in JSON objects, and a name may not hold a line break or another control character. Give the custom field another name.';
 
 /**
  * The json of a Continue On Fail error item: the message, then the advice, under `error` alone
@@ -156,6 +158,22 @@ const customFieldRefusal = (
 	},
 ];
 
+const returnAllRefusal = (bad: unknown, shown: string): [string, Refusal] => [
+	`Customer Get Many, Return All ${shown}`,
+	{
+		parameters: (value) => ({
+			resource: 'customer',
+			operation: 'getAll',
+			returnAll: value as boolean,
+		}),
+		bad,
+		good: 'true',
+		path: CUSTOMERS,
+		message: `Return All must be true or false, not ${shown}`,
+		description: 'Turn Return All on or off, or make its expression give true or false.',
+	},
+];
+
 const REFUSALS: Array<[string, Refusal]> = [
 	limitRefusal(0, '0'),
 	limitRefusal(-1, '-1'),
@@ -239,6 +257,17 @@ const REFUSALS: Array<[string, Refusal]> = [
 		ownFieldHelp('businessId'),
 	),
 	customFieldRefusal('company', 'Custom field "company" is given twice', TWICE_HELP),
+	customFieldRefusal('__proto__', 'Custom field name "__proto__" cannot be used', RESERVED_HELP),
+	customFieldRefusal(
+		'constructor',
+		'Custom field name "constructor" cannot be used',
+		RESERVED_HELP,
+	),
+	customFieldRefusal('prototype', 'Custom field name "prototype" cannot be used', RESERVED_HELP),
+	customFieldRefusal('tax\nid', 'Custom field name "tax\\nid" cannot be used', RESERVED_HELP),
+	returnAllRefusal('yes', '"yes"'),
+	returnAllRefusal('TRUE ', '"TRUE "'),
+	returnAllRefusal(1, '1'),
 	customFieldRefusal(' Company ', 'Custom field "Company" is given twice', TWICE_HELP),
 	[
 		'Options, Max Retries -1',
@@ -368,6 +397,23 @@ describe('Bad input', () => {
 			},
 		);
 
+		it.each<[unknown, number]>([
+			[true, 3],
+			['true', 3],
+			[false, 2],
+			['false', 2],
+		])('takes Return All %j from an expression', async (value, expected) => {
+			const { items, error } = await run(
+				{ resource: 'customer', operation: 'getAll', returnAll: FROM_ITEM, limit: 2 },
+				{ items: [{ v: value }] },
+			);
+			expect(error).toBeUndefined();
+			expect(items).toHaveLength(expected);
+			expect(sandbox.requests.map((request) => request.query.limit)).toEqual([
+				expected === 3 ? '100' : '2',
+			]);
+		});
+
 		it('accepts the largest Limit, 1,000,000, and asks for pages of 100', async () => {
 			const { items, error } = await run(customerGetMany(1_000_000));
 			expect(error).toBeUndefined();
@@ -435,6 +481,8 @@ describe('Bad input', () => {
 	describe('the credential is checked before anything is sent', () => {
 		const BASE_URL_HELP = 'Open the credential and correct the Base URL.';
 		const EXAMPLE = ' Enter the API address only, e.g. https://api.example.com';
+		const PASTE_AGAIN = (label: string) =>
+			`A hidden or unusual character was pasted with it. Open the credential and paste the ${label} again as a single line, copied from its source.`;
 		const cases: Array<[string, (s: Sandbox) => Partial<CrmCredentials>, string, string]> = [
 			[
 				'a Base URL with another scheme (ftp)',
@@ -485,14 +533,14 @@ describe('Bad input', () => {
 			[
 				'an API key with a line break inside',
 				(s) => ({ apiKey: `${s.apiKey.slice(0, 12)}\n${s.apiKey.slice(12)}` }),
-				'The API Key in the Business CRM credential contains a line break or another control character',
-				'Open the credential and paste the API Key again as a single line.',
+				'The API Key in the Business CRM credential contains a line break (U+000A) at position 13',
+				PASTE_AGAIN('API Key'),
 			],
 			[
 				'an API key with CR LF inside',
 				(s) => ({ apiKey: `${s.apiKey.slice(0, 12)}\r\n${s.apiKey.slice(12)}` }),
-				'The API Key in the Business CRM credential contains a line break or another control character',
-				'Open the credential and paste the API Key again as a single line.',
+				'The API Key in the Business CRM credential contains a line break (U+000D) at position 13',
+				PASTE_AGAIN('API Key'),
 			],
 			[
 				'an empty API key',
@@ -511,8 +559,8 @@ describe('Bad input', () => {
 				(s) => ({
 					organizationId: `${s.organizationId.slice(0, 6)}\n${s.organizationId.slice(6)}`,
 				}),
-				'The Organization ID in the Business CRM credential contains a line break or another control character',
-				'Open the credential and paste the Organization ID again as a single line.',
+				'The Organization ID in the Business CRM credential contains a line break (U+000A) at position 7',
+				PASTE_AGAIN('Organization ID'),
 			],
 			[
 				'an empty organization ID',
@@ -554,6 +602,8 @@ describe('Bad input', () => {
 			['"http//" without the colon', (s) => ({ baseUrl: `http//127.0.0.1:${s.port}` })],
 			['"http:/" with one slash', (s) => ({ baseUrl: `http:/127.0.0.1:${s.port}` })],
 			['an upper-case scheme', (s) => ({ baseUrl: `HTTP://127.0.0.1:${s.port}` })],
+			['a copied /api/public/v1', (s) => ({ baseUrl: `${s.url}/api/public/v1` })],
+			['a copied /api/public/v1/', (s) => ({ baseUrl: `${s.url}/api/public/v1/` })],
 			['surrounding spaces and a line break', (s) => ({ baseUrl: `  ${s.url}/ \n` })],
 			['an API key with surrounding spaces', (s) => ({ apiKey: ` ${s.apiKey}\n` })],
 			[

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startSandbox, type BusinessListShape, type Sandbox } from './sandbox/server';
 import { listBusinesses, runNode } from './helpers/harness';
 import { byId, credentialsFor, requestsTo } from './helpers/fixtures';
@@ -119,5 +121,32 @@ describe('Business', () => {
 			const { results } = await listBusinesses(credentialsFor(sandbox));
 			expect(results).toHaveLength(45);
 		});
+
+		it('gives up after 30 s when the API accepts the connection and never answers', async () => {
+			const silent = createServer(() => {
+				// Reads the request and never answers.
+			});
+			await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+			const started = Date.now();
+			try {
+				const failure = await listBusinesses({
+					...credentialsFor(sandbox),
+					baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+				}).then(
+					() => undefined,
+					(error: Error & { description?: string }) => error,
+				);
+				const elapsed = Date.now() - started;
+				expect(failure?.message).toBe('List businesses failed: no answer within 30 s');
+				expect(failure?.description).toBe(
+					'The Business CRM API did not answer within 30 s. Check that the API is up, then try again.',
+				);
+				expect(elapsed).toBeGreaterThanOrEqual(29_900);
+				expect(elapsed).toBeLessThan(40_000);
+			} finally {
+				silent.closeAllConnections();
+				await new Promise((resolve) => silent.close(resolve));
+			}
+		}, 50_000);
 	});
 });

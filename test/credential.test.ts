@@ -1,5 +1,8 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseBaseUrl } from '../nodes/BusinessCrm/shared/baseUrl';
 import { startSandbox, type Sandbox } from './sandbox/server';
-import { testCredential } from './helpers/harness';
+import { runNode, testCredential } from './helpers/harness';
 
 describe('Business CRM API credential test (GET /api/public/v1/test-api-key)', () => {
 	let sandbox: Sandbox;
@@ -92,4 +95,120 @@ describe('Business CRM API credential test failures', () => {
 		expect(result).toEqual({ status: 'Error', message: 'Invalid URL' });
 		expect(sandbox.requests).toHaveLength(0);
 	});
+});
+
+describe('the Test button repairs the Base URL as the node does', () => {
+	let sandbox: Sandbox;
+	beforeAll(async () => {
+		sandbox = await startSandbox();
+	});
+	afterAll(async () => await sandbox.close());
+	beforeEach(() => sandbox.clearLog());
+
+	const forms: Array<[string, (url: string) => string]> = [
+		['a trailing slash', (url) => `${url}/`],
+		['spaces and slashes', (url) => `  ${url}/// `],
+		['"http//"', (url) => url.replace('http://', 'http//')],
+		['"http:/"', (url) => url.replace('http://', 'http:/')],
+		['"htttp://"', (url) => url.replace('http://', 'htttp://')],
+		['an upper-case scheme', (url) => url.replace('http://', 'HTTP://')],
+		['a copied /api/public/v1', (url) => `${url}/api/public/v1`],
+		['a copied /api/public/v1/', (url) => `${url}/API/public/v1/`],
+	];
+
+	it.each(forms)('%s: the test and the node reach the same address', async (_title, form) => {
+		const credentials = {
+			baseUrl: form(sandbox.url),
+			apiKey: sandbox.apiKey,
+			organizationId: sandbox.organizationId,
+		};
+		expect(parseBaseUrl(credentials.baseUrl).url).toBe(sandbox.url);
+		expect(await testCredential(credentials)).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
+		const { error } = await runNode({
+			credentials,
+			parameters: { resource: 'customer', operation: 'getAll', limit: 1 },
+		});
+		expect(error).toBeUndefined();
+		expect(sandbox.requests.map((request) => [request.path, request.status])).toEqual([
+			['/api/public/v1/test-api-key', 200],
+			['/api/public/v1/customers', 200],
+		]);
+	});
+
+	it.each([
+		['another scheme', 'ftp://127.0.0.1:PORT'],
+		['a query string', 'http://127.0.0.1:PORT/?tenant=1'],
+		['a fragment', 'http://127.0.0.1:PORT#api'],
+		['a space inside', 'http://127.0.0.1 :PORT'],
+		['no host', 'http://'],
+	])(
+		'a Base URL the node refuses (%s) fails the test, and nothing is sent',
+		async (_title, form) => {
+			const credentials = {
+				baseUrl: form.replace('PORT', String(sandbox.port)),
+				apiKey: sandbox.apiKey,
+				organizationId: sandbox.organizationId,
+			};
+			expect(parseBaseUrl(credentials.baseUrl).url).toBeUndefined();
+			expect(await testCredential(credentials)).toEqual({
+				status: 'Error',
+				message: 'Invalid URL',
+			});
+			expect(sandbox.requests).toEqual([]);
+		},
+	);
+
+	it('a Base URL without a scheme means https in both: nothing reaches the http sandbox', async () => {
+		const credentials = {
+			baseUrl: `127.0.0.1:${sandbox.port}`,
+			apiKey: sandbox.apiKey,
+			organizationId: sandbox.organizationId,
+		};
+		expect(parseBaseUrl(credentials.baseUrl).url).toBe(`https://127.0.0.1:${sandbox.port}`);
+		expect((await testCredential(credentials)).status).toBe('Error');
+		const { error } = await runNode({
+			credentials,
+			parameters: { resource: 'customer', operation: 'getAll', limit: 1 },
+		});
+		expect(error?.message).toMatch(/^Get many customers failed: /);
+		expect(sandbox.requests).toEqual([]);
+	});
+});
+
+describe('the Test button does not follow a redirect', () => {
+	it.each([301, 302, 307, 308])(
+		'%i to another host: that host receives nothing, and the message says why',
+		async (status) => {
+			const elsewhere: string[] = [];
+			const other = createServer((req, res) => {
+				elsewhere.push(`${req.method} ${req.url} ${String(req.headers['x-api-key'])}`);
+				res.end('{}');
+			});
+			await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+			const otherPort = (other.address() as AddressInfo).port;
+			const api = createServer((req, res) => {
+				res.writeHead(status, { location: `http://127.0.0.1:${otherPort}${req.url}` });
+				res.end();
+			});
+			await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+			try {
+				const result = await testCredential({
+					baseUrl: `http://127.0.0.1:${(api.address() as AddressInfo).port}`,
+					apiKey: ['redirect', 'canary', '1234'].join('-'),
+					organizationId: 'org_1',
+				});
+				expect(result).toMatchObject({
+					status: 'Error',
+					message: `The API answered with a redirect to another address. The node does not follow redirects, so the API key never goes to an address you did not enter: put the address of the API itself into the Base URL. (HTTP ${status})`,
+				});
+				expect(elsewhere).toEqual([]);
+			} finally {
+				await new Promise((resolve) => api.close(resolve));
+				await new Promise((resolve) => other.close(resolve));
+			}
+		},
+	);
 });

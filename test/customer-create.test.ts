@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startSandbox, type Sandbox } from './sandbox/server';
 import { runNode } from './helpers/harness';
 import { byId, credentialsFor, requestsTo } from './helpers/fixtures';
@@ -114,5 +116,130 @@ describe('Customer › Create', () => {
 		);
 		expect((error as { httpCode?: string }).httpCode).toBe('404');
 		expect(error?.description).toContain('business "biz_nowhere"');
+	});
+
+	describe('against an API that answers without a body', () => {
+		let api: { url: string; posts: unknown[]; close: () => Promise<void> };
+		let reply: { status: number; headers: Record<string, string> };
+		beforeAll(async () => {
+			const posts: unknown[] = [];
+			const server = createServer((req, res) => {
+				let text = '';
+				req.on('data', (chunk: Buffer) => (text += chunk.toString()));
+				req.on('end', () => {
+					posts.push(JSON.parse(text));
+					res.writeHead(reply.status, reply.headers);
+					res.end();
+				});
+			});
+			await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+			api = {
+				url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+				posts,
+				close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
+			};
+		});
+		afterAll(async () => await api.close());
+		beforeEach(() => {
+			api.posts.length = 0;
+		});
+
+		const createThere = () =>
+			runNode({
+				credentials: { ...credentialsFor(sandbox), baseUrl: api.url },
+				parameters: {
+					resource: 'customer',
+					operation: 'create',
+					businessId: byId('biz_1'),
+					firstName: 'Ada',
+					lastName: 'Lovelace',
+					additionalFields: { email: 'ada@example.com' },
+				},
+			});
+		const sent = {
+			businessId: 'biz_1',
+			firstName: 'Ada',
+			lastName: 'Lovelace',
+			email: 'ada@example.com',
+		};
+
+		it('201 with a Location: a success that outputs the fields sent, the Location and the id', async () => {
+			reply = { status: 201, headers: { location: '/api/public/v1/customers/cust_7f3a9c' } };
+			const { items, error } = await createThere();
+			expect(error).toBeUndefined();
+			expect(items).toEqual([
+				{
+					json: { ...sent, location: '/api/public/v1/customers/cust_7f3a9c', id: 'cust_7f3a9c' },
+					pairedItem: { item: 0 },
+				},
+			]);
+			expect(api.posts).toEqual([sent]);
+		});
+
+		it('201 with a Location that names no cust_ id: the Location, no id', async () => {
+			reply = { status: 201, headers: { location: 'https://api.example.com/customers' } };
+			const { items } = await createThere();
+			expect(items[0].json).toEqual({ ...sent, location: 'https://api.example.com/customers' });
+		});
+
+		it('204 without a Location: a success that outputs the fields sent, sent once', async () => {
+			reply = { status: 204, headers: {} };
+			const { items, error } = await createThere();
+			expect(error).toBeUndefined();
+			expect(items).toEqual([{ json: sent, pairedItem: { item: 0 } }]);
+			expect(api.posts).toHaveLength(1);
+		});
+
+		it('sends custom field values as JSON values, text as trimmed text', async () => {
+			reply = { status: 204, headers: {} };
+			const values = {
+				count: 42,
+				ratio: 0.5,
+				vip: true,
+				optOut: false,
+				note: null,
+				tags: ['a', 'b'],
+				address: { city: 'London' },
+				digits: '42',
+				word: '  yes ',
+				blank: '   ',
+			};
+			const { error } = await runNode({
+				credentials: { ...credentialsFor(sandbox), baseUrl: api.url },
+				parameters: {
+					resource: 'customer',
+					operation: 'create',
+					businessId: byId('biz_1'),
+					firstName: 'Ada',
+					lastName: 'Lovelace',
+					additionalFields: {
+						customFields: {
+							field: Object.keys(values).map((name) => ({
+								name,
+								value: `={{ $json.${name} }}`,
+							})),
+						},
+					},
+				},
+				items: [values],
+			});
+			expect(error).toBeUndefined();
+			expect(api.posts).toEqual([
+				{
+					businessId: 'biz_1',
+					firstName: 'Ada',
+					lastName: 'Lovelace',
+					count: 42,
+					ratio: 0.5,
+					vip: true,
+					optOut: false,
+					note: null,
+					tags: ['a', 'b'],
+					address: { city: 'London' },
+					digits: '42',
+					word: 'yes',
+				},
+			]);
+		});
 	});
 });

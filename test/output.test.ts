@@ -44,6 +44,16 @@ describe('list replies: every shape the README lists', () => {
 		).toEqual({ total: 3, limit: 2, offset: 0, hasMore: false });
 	});
 
+	it('says content.customers is not a list when it is an object', () => {
+		expect(
+			extractList({ content: { customers: { id: 'cust_1' }, pagination: { total: 1 } } }, [
+				'customers',
+			]),
+		).toEqual({
+			problem: 'Expected a list, but content.customers is not a list: it is an object with id.',
+		});
+	});
+
 	it('keeps bare values as items with a "value" field', () => {
 		expect(page(['x', 2]).items).toEqual([{ value: 'x' }, { value: 2 }]);
 	});
@@ -55,6 +65,16 @@ describe('list replies: every shape the README lists', () => {
 			'an object without a list',
 			{ message: 'ok', content: { total: 3 } },
 			'Expected the list under content.businesses, content.items, content.data, content or data, but content was an object with total.',
+		],
+		[
+			'content.businesses that is not a list',
+			{ message: 'ok', content: { businesses: { a, b }, pagination: { total: 2 } } },
+			'Expected a list, but content.businesses is not a list: it is an object with a, b.',
+		],
+		[
+			'content.items that is null',
+			{ message: 'ok', content: { items: null } },
+			'Expected a list, but content.items is not a list: it is null.',
 		],
 		[
 			'an empty object',
@@ -71,6 +91,14 @@ describe('single-record replies', () => {
 		expect(extractRecord({ message: 'ok', content: { business: a } }, 'business')).toEqual(a);
 		expect(extractRecord({ message: 'ok', content: a }, 'business')).toEqual(a);
 		expect(extractRecord(a, 'business')).toEqual(a);
+	});
+
+	it('keeps what content holds beside the record: content is output whole then', () => {
+		const content = { business: a, owner: { id: 'usr_1' }, plan: 'pro' };
+		expect(extractRecord({ message: 'ok', content }, 'business')).toEqual(content);
+		expect(extractRecord({ message: 'ok', content: { business: 'biz_a' } }, 'business')).toEqual({
+			business: 'biz_a',
+		});
 	});
 
 	it('refuses a reply that is not an object', () => {

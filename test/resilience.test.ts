@@ -3,11 +3,17 @@
  * connections, unusable replies and pagination that would never end. Each test asserts the
  * requests the sandbox saw (method, path, offsets, statuses) and the exact error the user gets.
  */
-import { createServer } from 'node:net';
-import { STATUS_CODES } from 'node:http';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer, STATUS_CODES } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sleep, type INodeParameters } from 'n8n-workflow';
 import { startSandbox, type Faults, type Sandbox, type SandboxCustomer } from './sandbox/server';
-import { runNode, type RunResult } from './helpers/harness';
+import type * as Harness from './helpers/harness';
+import { runNode, type CrmCredentials, type RunResult } from './helpers/harness';
 import { byId, credentialsFor, requestsTo } from './helpers/fixtures';
 
 const CUSTOMERS = '/api/public/v1/customers';
@@ -51,6 +57,89 @@ async function closedPort(): Promise<number> {
 	const { port } = server.address() as { port: number };
 	await new Promise<void>((resolve) => server.close(() => resolve()));
 	return port;
+}
+
+/** A server that answers every request with one fixed reply. */
+async function answeringServer(
+	status: number,
+	type: string,
+	body: string,
+): Promise<{ url: string; close: () => Promise<void> }> {
+	const server = createHttpServer((_req, res) => {
+		res.writeHead(status, { 'content-type': type });
+		res.end(body);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
+
+/**
+ * An HTTPS server on 127.0.0.1 with a self-signed certificate made by the machine's openssl for
+ * this run; it answers Business Get and counts the requests it gets.
+ */
+async function selfSignedServer(): Promise<{
+	url: string;
+	requests: number;
+	close: () => Promise<void>;
+}> {
+	const folder = mkdtempSync(join(tmpdir(), 'crm-tls-'));
+	execFileSync(
+		'openssl',
+		[
+			'req',
+			'-x509',
+			'-newkey',
+			'ec',
+			'-pkeyopt',
+			'ec_paramgen_curve:prime256v1',
+			'-nodes',
+			'-keyout',
+			join(folder, 'key.pem'),
+			'-out',
+			join(folder, 'cert.pem'),
+			'-days',
+			'1',
+			'-subj',
+			'/CN=127.0.0.1',
+			'-addext',
+			'subjectAltName=IP:127.0.0.1',
+		],
+		{ stdio: 'ignore' },
+	);
+	const state = { url: '', requests: 0, close: async () => {} };
+	const server = createHttpsServer(
+		{ key: readFileSync(join(folder, 'key.pem')), cert: readFileSync(join(folder, 'cert.pem')) },
+		(_req, res) => {
+			state.requests++;
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ content: { business: { id: 'biz_1', name: 'TLS Bakery' } } }));
+		},
+	);
+	rmSync(folder, { recursive: true });
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	state.url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	state.close = async () => await new Promise<void>((resolve) => server.close(() => resolve()));
+	return state;
+}
+
+/**
+ * Runs `use` with a fresh copy of n8n-core (and so a fresh n8n configuration) started with
+ * N8N_SSRF_PROTECTION_ENABLED=true, as an n8n administrator would start n8n.
+ */
+async function withSsrfProtection<T>(use: (harness: typeof Harness) => Promise<T>): Promise<T> {
+	process.env.N8N_SSRF_PROTECTION_ENABLED = 'true';
+	try {
+		let harness: typeof Harness | undefined;
+		jest.isolateModules(() => {
+			harness = jest.requireActual<typeof Harness>('./helpers/harness');
+		});
+		return await use(harness as typeof Harness);
+	} finally {
+		delete process.env.N8N_SSRF_PROTECTION_ENABLED;
+	}
 }
 
 function customer(id: string, businessId: string): SandboxCustomer {
@@ -107,15 +196,18 @@ describe('Resilience', () => {
 		run({ resource: 'business', operation: 'get', businessId: byId(id), ...extra });
 	const getCustomers = (extra: INodeParameters = {}) =>
 		run({ resource: 'customer', operation: 'getAll', returnAll: true, ...extra });
-	const createCustomer = (extra: INodeParameters = {}) =>
-		run({
-			resource: 'customer',
-			operation: 'create',
-			businessId: byId(sandbox.businesses[0].id),
-			firstName: 'Ada',
-			lastName: 'Lovelace',
-			...extra,
-		});
+	const createCustomer = (extra: INodeParameters = {}, baseUrl?: string) =>
+		run(
+			{
+				resource: 'customer',
+				operation: 'create',
+				businessId: byId(sandbox.businesses[0].id),
+				firstName: 'Ada',
+				lastName: 'Lovelace',
+				...extra,
+			},
+			{ baseUrl },
+		);
 
 	/** [method, path, status] of every request, in arrival order. */
 	const seen = () =>
@@ -606,6 +698,196 @@ describe('Resilience', () => {
 				message: 'Get business failed: the server refused the connection',
 				description: REFUSED_HINT,
 			});
+		});
+	});
+
+	describe('Create says "may or may not" only when the request may have reached the API', () => {
+		it('after a refused connection: nothing was sent, so no warning', async () => {
+			const port = await closedPort();
+			const { error } = await createCustomer({}, `http://127.0.0.1:${port}`);
+			expectNodeApiError(error, {
+				message: 'Create customer failed: the server refused the connection',
+				description: REFUSED_HINT,
+			});
+		});
+
+		it('after a host name that does not resolve: nothing was sent, so no warning', async () => {
+			const { error } = await createCustomer({}, 'http://no-such-host.invalid');
+			expectNodeApiError(error, {
+				message: 'Create customer failed: the host name could not be resolved',
+				description: 'Check the Base URL in the Business CRM credential for typos.',
+			});
+		});
+
+		it('after a 200 whose body is a bare JSON string: the warning, and not called "not JSON"', async () => {
+			const api = await answeringServer(200, 'application/json', '"customer queued"');
+			try {
+				const { error } = await createCustomer({}, api.url);
+				expectNodeApiError(error, {
+					message:
+						'Create customer failed: the Business CRM API answered 200 with JSON that is a string, not an object or a list',
+					description: `Expected a JSON object or list, but the reply was "customer queued". Check that the Base URL points at the API. ${MAYBE_CREATED}`,
+				});
+			} finally {
+				await api.close();
+			}
+		});
+	});
+
+	describe('a 429 with a wait that cannot be waited says so', () => {
+		it.each<[string, unknown, string]>([
+			['a negative retryAfter', -5, 'retryAfter -5'],
+			['a retryAfter that is text', 'later', 'retryAfter "later"'],
+		])('%s', async (_title, retryAfter, shown) => {
+			const api = await answeringServer(
+				429,
+				'application/json',
+				JSON.stringify({ message: 'Too Many Requests', err: 'slow down', retryAfter }),
+			);
+			try {
+				const { error } = await run(
+					{
+						resource: 'business',
+						operation: 'get',
+						businessId: byId('biz_1'),
+						options: { maxRetries: 0 },
+					},
+					{ baseUrl: api.url },
+				);
+				expect((error as NodeError).description).toBe(
+					`The API rate limit was hit and it gave an invalid wait (${shown}). Gave up after 0 retries and 0 s of waiting (limits: 0 retries, 120 s). ${RAISE_LIMITS}`,
+				);
+			} finally {
+				await api.close();
+			}
+		});
+	});
+
+	describe('the real cause of a failed request is kept', () => {
+		let tls: { url: string; requests: number; close: () => Promise<void> };
+		beforeAll(async () => {
+			tls = await selfSignedServer();
+		});
+		afterAll(async () => await tls.close());
+
+		it('a self-signed certificate: names it and the two fixes; nothing reached the API', async () => {
+			const before = tls.requests;
+			const { error } = await run(
+				{ resource: 'business', operation: 'get', businessId: byId('biz_1') },
+				{ baseUrl: tls.url },
+			);
+			expectNodeApiError(error, {
+				message:
+					'Get business failed: the TLS certificate of the API was not accepted: it is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT)',
+				description:
+					'Fix the certificate on the server, or, if you trust this server, turn on Request Options › Ignore SSL Issues in this node.',
+			});
+			expect(tls.requests).toBe(before);
+		});
+
+		it('a self-signed certificate on Create: no "may or may not", nothing was sent', async () => {
+			const { error } = await createCustomer({}, tls.url);
+			expect((error as NodeError).description).toBe(
+				'Fix the certificate on the server, or, if you trust this server, turn on Request Options › Ignore SSL Issues in this node.',
+			);
+		});
+
+		it('with Request Options › Ignore SSL Issues the same server is read', async () => {
+			const before = tls.requests;
+			const { items, error } = await run(
+				{
+					resource: 'business',
+					operation: 'get',
+					businessId: byId('biz_1'),
+					requestOptions: { allowUnauthorizedCerts: true },
+				},
+				{ baseUrl: tls.url },
+			);
+			expect(error).toBeUndefined();
+			expect(items).toEqual([
+				{ json: { id: 'biz_1', name: 'TLS Bakery' }, pairedItem: { item: 0 } },
+			]);
+			expect(tls.requests).toBe(before + 1);
+		});
+
+		it("the credential's Allowed Domains: n8n's refusal and the fix; nothing reached the API", async () => {
+			const { items, error } = await getBusiness();
+			expect(error).toBeUndefined();
+			expect(items).toHaveLength(1);
+			sandbox.clearLog();
+			const refused = await runNode({
+				credentials: {
+					...credentialsFor(sandbox),
+					allowedHttpRequestDomains: 'domains',
+					allowedDomains: 'api.example.com',
+				},
+				parameters: { resource: 'business', operation: 'get', businessId: byId('biz_1') },
+			});
+			expectNodeApiError(refused.error, {
+				message:
+					"Get business failed: the Base URL's host is not among the credential's allowed domains",
+				description: `n8n says: Domain not allowed: This credential is restricted from accessing 127.0.0.1:${sandbox.port}. Only the following domains are allowed: api.example.com. Add the host to Allowed Domains in the Business CRM credential, or set its Allowed HTTP Request Domains to All.`,
+			});
+			expect(sandbox.requests).toEqual([]);
+		});
+
+		it.each<[string, CrmCredentials['allowedHttpRequestDomains'], string | undefined]>([
+			['Specific Domains listing the host', 'domains', '127.0.0.1'],
+			['Specific Domains with a wildcard and the host', 'domains', '*.example.com, 127.0.0.1'],
+			['All', 'all', undefined],
+			['None (which n8n applies to the HTTP Request node only)', 'none', undefined],
+		])(
+			"the credential's Allowed Domains set to %s: the request goes through",
+			async (_title, mode, domains) => {
+				const { items, error } = await runNode({
+					credentials: {
+						...credentialsFor(sandbox),
+						allowedHttpRequestDomains: mode,
+						...(domains === undefined ? {} : { allowedDomains: domains }),
+					},
+					parameters: {
+						resource: 'business',
+						operation: 'get',
+						businessId: byId(sandbox.businesses[0].id),
+					},
+				});
+				expect(error).toBeUndefined();
+				expect(items).toHaveLength(1);
+				expect(seen()).toEqual([['GET', businessPath(), 200]]);
+			},
+		);
+
+		it("n8n's SSRF protection: its reason and who can allow the host; nothing reached the API", async () => {
+			const ssrf = await withSsrfProtection(async (harness) => {
+				const get = await harness.runNode({
+					credentials: credentialsFor(sandbox),
+					parameters: { resource: 'business', operation: 'get', businessId: byId('biz_1') },
+				});
+				const create = await harness.runNode({
+					credentials: credentialsFor(sandbox),
+					parameters: {
+						resource: 'customer',
+						operation: 'create',
+						businessId: byId('biz_1'),
+						firstName: 'Ada',
+						lastName: 'Lovelace',
+					},
+				});
+				return [get.error, create.error];
+			});
+			const description =
+				"n8n's SSRF protection keeps nodes away from private and internal addresses. Ask your n8n administrator to allow the Base URL's host (N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES).";
+			expectNodeApiError(ssrf[0], {
+				message:
+					'Get business failed: n8n blocked it: the request was blocked because it resolves to a restricted IP address',
+				description,
+			});
+			expectNodeApiError(ssrf[1], {
+				message:
+					'Create customer failed: n8n blocked it: the request was blocked because it resolves to a restricted IP address',
+				description,
+			});
+			expect(sandbox.requests).toEqual([]);
 		});
 	});
 

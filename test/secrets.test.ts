@@ -4,11 +4,16 @@
  * mode is run with a distinctive key, and a server that echoes the key back in its error replies
  * checks that the node redacts it.
  */
-import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
+import {
+	createServer as createHttpServer,
+	type IncomingMessage,
+	type Server,
+	type ServerResponse,
+} from 'node:http';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
 import { startSandbox, type Faults, type Sandbox } from './sandbox/server';
-import { runNode, type CrmCredentials, type RunResult } from './helpers/harness';
+import { listBusinesses, runNode, type CrmCredentials, type RunResult } from './helpers/harness';
 import { byId, credentialsFor } from './helpers/fixtures';
 
 /** The distinctive credential every failure runs with (where the sandbox need not accept it). */
@@ -256,6 +261,14 @@ const SCENARIOS: Array<[string, Scenario]> = [
 			failure: 'The API Key in the Business CRM credential contains a line break',
 		},
 	],
+	[
+		'an API key with a zero-width space inside',
+		{
+			credentials: (s) => ({ ...credentialsFor(s), apiKey: `${CANARY_HEAD}\u200b${CANARY_TAIL}` }),
+			parameters: (s) => getBusiness(s),
+			failure: 'The API Key in the Business CRM credential contains a zero-width space',
+		},
+	],
 ];
 
 describe('The API key never appears in what the node produces', () => {
@@ -465,3 +478,279 @@ describe('The API key never appears in what the node produces', () => {
 function escape(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/** An HTTP server on 127.0.0.1 that records every connection and request it gets. */
+async function recordingServer(
+	answer: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end('{}'),
+): Promise<{ url: string; port: number; seen: string[]; close: () => Promise<void> }> {
+	const seen: string[] = [];
+	const server = createHttpServer((req, res) => {
+		seen.push(`${req.method} ${req.url} key=${String(req.headers['x-api-key'])}`);
+		answer(req, res);
+	});
+	server.on('connection', () => seen.push('connection'));
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}`,
+		port,
+		seen,
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
+
+describe('a redirect never takes the key to another host', () => {
+	let elsewhere: Awaited<ReturnType<typeof recordingServer>>;
+	let api: Awaited<ReturnType<typeof recordingServer>>;
+	let status = 301;
+	beforeAll(async () => {
+		elsewhere = await recordingServer();
+		api = await recordingServer((req, res) => {
+			// Credentials and a query in the Location must not reach any message either.
+			res.writeHead(status, {
+				location: `http://mover:l0cation-pass@127.0.0.1:${elsewhere.port}${req.url}`,
+			});
+			res.end();
+		});
+	});
+	afterAll(async () => {
+		await api.close();
+		await elsewhere.close();
+	});
+	beforeEach(() => {
+		api.seen.length = 0;
+		elsewhere.seen.length = 0;
+	});
+
+	const credentials = (): CrmCredentials => ({
+		baseUrl: api.url,
+		apiKey: CANARY,
+		organizationId: 'org_redirect',
+	});
+	const operations: Array<[string, INodeParameters, string, string]> = [
+		[
+			'Create',
+			{
+				resource: 'customer',
+				operation: 'create',
+				businessId: byId('biz_1'),
+				firstName: 'Ada',
+				lastName: 'Lovelace',
+			},
+			'Create customer',
+			'/api/business/crm/customer/add',
+		],
+		['Business Get', getBusinessOne, 'Get business', '/api/business/biz_1'],
+		[
+			'Business Get Many',
+			{ resource: 'business', operation: 'getAll', returnAll: true },
+			'Get many businesses',
+			'/api/business/list/all',
+		],
+		['Customer Get Many', allCustomers, 'Get many customers', '/api/public/v1/customers'],
+	];
+
+	describe.each([301, 302, 307, 308])('%i', (redirect) => {
+		beforeEach(() => {
+			status = redirect;
+		});
+
+		it.each(operations)(
+			'%s: stops, names the new address, sends nothing there',
+			async (_title, parameters, what, path) => {
+				const logs = captureLogs();
+				let result: RunResult;
+				try {
+					result = await runNode({ credentials: credentials(), parameters });
+				} finally {
+					logs.restore();
+				}
+				expect(elsewhere.seen).toEqual([]);
+				expect(api.seen.filter((entry) => entry !== 'connection')).toHaveLength(1);
+				const error = result.error as RunResult['error'] & { description?: string };
+				expect(error?.message).toBe(
+					`${what} failed: the Business CRM API answered ${redirect}, redirecting to http://127.0.0.1:${elsewhere.port}${path}`,
+				);
+				expect(error?.description).toMatch(
+					new RegExp(
+						`^${escape(`The node does not follow redirects, so the API key never goes to an address you did not enter. If the API has moved there, put http://127.0.0.1:${elsewhere.port} into the Base URL of the Business CRM credential.`)}`,
+					),
+				);
+				expect(leaks(producedBy(result, logs.lines), [CANARY, 'l0cation-pass'])).toEqual([]);
+			},
+		);
+
+		it('the business list search: stops with the same message, sends nothing there', async () => {
+			await expect(listBusinesses(credentials())).rejects.toThrow(
+				`List businesses failed: the Business CRM API answered ${redirect}, redirecting to http://127.0.0.1:${elsewhere.port}/api/business/list/all`,
+			);
+			expect(elsewhere.seen).toEqual([]);
+		});
+	});
+});
+
+describe('the key is redacted as it is sent, and in every output', () => {
+	let echo: Awaited<ReturnType<typeof recordingServer>>;
+	let answer: (key: string) => { status: number; body: unknown };
+	beforeAll(async () => {
+		echo = await recordingServer((req, res) => {
+			const { status, body } = answer(String(req.headers['x-api-key'] ?? ''));
+			res.writeHead(status, { 'content-type': 'application/json' });
+			res.end(JSON.stringify(body));
+		});
+	});
+	afterAll(async () => await echo.close());
+	beforeEach(() => {
+		echo.seen.length = 0;
+	});
+
+	const withKey = (apiKey: string): CrmCredentials => ({
+		baseUrl: echo.url,
+		apiKey,
+		organizationId: 'org_echo',
+	});
+
+	it.each([
+		[
+			'a zero-width space',
+			`${CANARY_HEAD}\u200b${CANARY_TAIL}`,
+			'a zero-width space (U+200B) at position 22',
+		],
+		[
+			'a no-break space',
+			`${CANARY_HEAD}\u00a0${CANARY_TAIL}`,
+			'a no-break space (U+00A0) at position 22',
+		],
+		[
+			'a byte order mark',
+			`${CANARY_HEAD}\ufeff${CANARY_TAIL}`,
+			'a byte order mark (U+FEFF) at position 22',
+		],
+		['a space', `${CANARY_HEAD} ${CANARY_TAIL}`, 'a space (U+0020) at position 22'],
+		[
+			'an accented letter',
+			`${CANARY_HEAD}é${CANARY_TAIL}`,
+			'the non-ASCII character "é" (U+00E9) at position 22',
+		],
+	])(
+		'a key holding %s is refused before anything is sent, with where it is',
+		async (_title, apiKey, where) => {
+			answer = (key) => ({ status: 401, body: { message: 'Unauthorized', err: `bad key ${key}` } });
+			for (const onError of [undefined, 'continueRegularOutput'] as const) {
+				const result = await runNode({
+					credentials: withKey(apiKey),
+					parameters: getBusinessOne,
+					onError,
+				});
+				const shown = onError ? String(result.items[0]?.json.error) : result.error?.message;
+				expect(shown).toMatch(
+					new RegExp(`^${escape(`The API Key in the Business CRM credential contains ${where}`)}`),
+				);
+				expect(leaks(producedBy(result, []), [CANARY_HEAD, CANARY_TAIL])).toEqual([]);
+			}
+			expect(echo.seen).toEqual([]);
+		},
+	);
+
+	it('a key too short to be one is refused before anything is sent', async () => {
+		answer = () => ({ status: 200, body: { content: { business: { id: 'biz_1' } } } });
+		const result = await runNode({ credentials: withKey('k3y'), parameters: getBusinessOne });
+		expect(result.error?.message).toBe(
+			'The API Key in the Business CRM credential has only 3 characters, too few for an API key',
+		);
+		expect(echo.seen).toEqual([]);
+	});
+
+	it.each<[string, INodeParameters, (key: string) => unknown]>([
+		[
+			'Business Get',
+			getBusinessOne,
+			(key) => ({ content: { business: { id: 'biz_1', note: `seen with ${key}`, [key]: true } } }),
+		],
+		[
+			'Customer Get Many',
+			{ resource: 'customer', operation: 'getAll', limit: 2 },
+			(key) => ({
+				content: {
+					customers: [{ id: 'cust_1', tags: [`key:${key}`] }],
+					pagination: { total: 1, limit: 2, offset: 0, hasMore: false },
+				},
+			}),
+		],
+		[
+			'Create',
+			{
+				resource: 'customer',
+				operation: 'create',
+				businessId: byId('biz_1'),
+				firstName: 'Ada',
+				lastName: 'Lovelace',
+			},
+			(key) => ({ content: { customer: { id: 'cust_2', createdBy: key } } }),
+		],
+	])(
+		'%s: a success reply that echoes the key is output with [redacted]',
+		async (_title, parameters, reply) => {
+			answer = (key) => ({ status: 200, body: reply(key) });
+			const result = await runNode({ credentials: withKey(CANARY), parameters });
+			expect(result.error).toBeUndefined();
+			expect(JSON.stringify(result.items)).toContain('[redacted]');
+			expect(leaks(producedBy(result, []), [CANARY])).toEqual([]);
+		},
+	);
+
+	it('the list search redacts an echoed key in business names', async () => {
+		answer = (key) => ({ status: 200, body: [{ id: 'biz_1', name: `Shop of ${key}` }] });
+		const { results } = await listBusinesses(withKey(CANARY));
+		expect(results).toEqual([{ name: 'Shop of [redacted] (biz_1)', value: 'biz_1' }]);
+	});
+});
+
+describe('a password in the Base URL is never shown', () => {
+	const PASSWORD = 'pa55-in-the-url';
+
+	it('not when the Base URL is refused', async () => {
+		const result = await runNode({
+			credentials: {
+				baseUrl: `ftp://someone:${PASSWORD}@127.0.0.1:9/`,
+				apiKey: CANARY,
+				organizationId: 'org_1',
+			},
+			parameters: getBusinessOne,
+		});
+		expect(result.error?.message).toBe(
+			'The Base URL in the Business CRM credential "ftp://someone@127.0.0.1:9/" does not start with http:// or https://. Enter the API address only, e.g. https://api.example.com',
+		);
+		expect(leaks(producedBy(result, []), [PASSWORD, CANARY])).toEqual([]);
+	});
+
+	it('not when the API echoes the basic auth it received', async () => {
+		const api = await recordingServer((req, res) => {
+			res.writeHead(401, { 'content-type': 'application/json' });
+			const basic = Buffer.from(
+				String(req.headers.authorization ?? '').replace(/^Basic /, ''),
+				'base64',
+			).toString();
+			res.end(JSON.stringify({ message: 'Unauthorized', err: `no user ${basic}` }));
+		});
+		try {
+			const result = await runNode({
+				credentials: {
+					baseUrl: api.url.replace('http://', `http://someone:${PASSWORD}@`),
+					apiKey: CANARY,
+					organizationId: 'org_1',
+				},
+				parameters: getBusinessOne,
+			});
+			expect(result.error?.message).toBe(
+				'Get business failed: the Business CRM API answered 401 "Unauthorized: no user someone:[redacted]"',
+			);
+			expect(leaks(producedBy(result, []), [PASSWORD, CANARY])).toEqual([]);
+		} finally {
+			await api.close();
+		}
+	});
+});

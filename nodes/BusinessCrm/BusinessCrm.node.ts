@@ -2,7 +2,6 @@ import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from '
 import { searchBusinesses } from './listSearch/searchBusinesses';
 import { businessDescription } from './resources/business';
 import { customerDescription } from './resources/customer';
-import { BASE_URL_EXPRESSION } from './shared/baseUrl';
 import { retryOptions } from './shared/descriptions';
 
 export class BusinessCrm implements INodeType {
@@ -30,9 +29,8 @@ export class BusinessCrm implements INodeType {
 				required: true,
 			},
 		],
+		// No baseURL here: the transport sets the credential's (repaired) Base URL on every request.
 		requestDefaults: {
-			// From the credential, so n8n's allowed-domains check covers every request.
-			baseURL: BASE_URL_EXPRESSION,
 			headers: {
 				Accept: 'application/json',
 				'Content-Type': 'application/json',

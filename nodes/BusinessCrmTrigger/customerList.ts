@@ -1,14 +1,10 @@
 import type { IDataObject, IHttpRequestOptions, IPollFunctions } from 'n8n-workflow';
 import { parseBaseUrl } from '../BusinessCrm/shared/baseUrl';
+import { CREDENTIAL_TYPE } from '../BusinessCrm/shared/credential';
 import { transportError } from '../BusinessCrm/shared/errors';
 import { extractList, recordId } from '../BusinessCrm/shared/output';
 import { readList } from '../BusinessCrm/shared/pagination';
-import {
-	apiRequest,
-	credentialSecrets,
-	CREDENTIAL_TYPE,
-	DEFAULT_RETRY_POLICY,
-} from '../BusinessCrm/shared/transport';
+import { apiRequest, credentialSecrets, DEFAULT_RETRY_POLICY } from '../BusinessCrm/shared/transport';
 
 const WHAT = 'Read customers';
 const LIST_KEYS = ['customers'];
@@ -25,12 +21,12 @@ export interface CustomerList {
 
 export async function customerList(ctx: IPollFunctions): Promise<CustomerList> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-	// An unusable Base URL is explained by the transport before anything is sent.
+	// Only to tell which API the remembered state belongs to: the transport sets the address of
+	// every request, and explains an unusable Base URL before anything is sent.
 	const baseUrl = parseBaseUrl(credentials.baseUrl).url ?? '';
 	return {
 		request: {
 			method: 'GET',
-			baseURL: baseUrl,
 			url: '/api/public/v1/customers',
 			timeout: REQUEST_TIMEOUT_MS,
 		},

@@ -47,6 +47,9 @@ export interface CrmCredentials {
 	baseUrl: string;
 	apiKey: string;
 	organizationId: string;
+	/** n8n 2.4x adds these two fields to credentials with generic authentication. */
+	allowedHttpRequestDomains?: 'all' | 'domains' | 'none';
+	allowedDomains?: string;
 }
 
 export interface RunOptions {

@@ -14,17 +14,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-interface ScanResult {
-	passed: boolean;
-	message?: string;
-	details?: string;
-}
-
-interface Scanner {
-	analyzePackage(dir: string, patterns: string[]): Promise<ScanResult>;
-	SOURCE_FILE_PATTERNS: string[];
-}
-
 /** The same file patterns n8n's analyzePackageByName gives the tarball leg. */
 const TARBALL_PATTERNS = ['**/*.js', 'package.json'];
 
@@ -44,9 +33,7 @@ function packAndUnpack(packageDir: string): { dir: string; cleanup: () => void }
 async function main(): Promise<number> {
 	const packageDir = resolve(process.argv[2] ?? join(__dirname, '..', '..'));
 	// The scanner is an ES module; tsx lets this CommonJS script import it.
-	const scanner = (await import(
-		'@n8n/scan-community-package/scanner/scanner.mjs'
-	)) as unknown as Scanner;
+	const scanner = await import('@n8n/scan-community-package/scanner/scanner.mjs');
 
 	const tarball = packAndUnpack(packageDir);
 	try {

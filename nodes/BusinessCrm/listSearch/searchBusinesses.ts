@@ -3,10 +3,9 @@ import type {
 	INodeListSearchItems,
 	INodeListSearchResult,
 } from 'n8n-workflow';
-import { parseBaseUrl } from '../shared/baseUrl';
 import { recordId } from '../shared/output';
 import { readList } from '../shared/pagination';
-import { CREDENTIAL_TYPE, DEFAULT_RETRY_POLICY } from '../shared/transport';
+import { DEFAULT_RETRY_POLICY } from '../shared/transport';
 import { BUSINESS_ID_KEYS, BUSINESS_LIST_KEYS } from '../resources/business/getAll';
 
 /** The readable name of a business; the spec does not show its fields, so the likely ones. */
@@ -19,6 +18,12 @@ export function businessName(business: Record<string, unknown>): string | undefi
 }
 
 /**
+ * How long one request of the list may take. n8n applies no timeout to list searches, so an API
+ * that accepts the connection and never answers would keep the list loading forever.
+ */
+export const LIST_SEARCH_TIMEOUT_MS = 30_000;
+
+/**
  * Fills the Business list, searchable by name and by ID. The API has no search parameter, so
  * the whole list is read (following its pages if it paginates) and filtered here.
  */
@@ -26,12 +31,9 @@ export async function searchBusinesses(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	// Load-options requests get no requestDefaults, so the base URL is resolved here.
-	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-	const baseURL = parseBaseUrl(credentials.baseUrl).url;
 	const items = await readList(this, {
 		what: 'List businesses',
-		options: { method: 'GET', baseURL, url: '/api/business/list/all' },
+		options: { method: 'GET', url: '/api/business/list/all', timeout: LIST_SEARCH_TIMEOUT_MS },
 		listKeys: BUSINESS_LIST_KEYS,
 		idKeys: BUSINESS_ID_KEYS,
 		wanted: Infinity,

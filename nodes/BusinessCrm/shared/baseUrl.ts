@@ -1,46 +1,52 @@
+/** The versioned path prefix of the API (spec section 9); the node adds it itself. */
+const VERSION_PREFIX = /\/api\/public\/v1\/*$/i;
+
+const EXAMPLE = ' Enter the API address only, e.g. https://api.example.com';
+
+/**
+ * The text with the password of a `user:password@` part left out, so that a Base URL can be
+ * quoted in a message. Works on what was typed, which need not parse as a URL.
+ */
+export function withoutPassword(text: string): string {
+	return text.replace(/^([^/?#@]*\/\/)?([^/?#@:]*):[^/?#@]*@/, '$1$2@');
+}
+
+/** The password of a `user:password@` part, to be kept out of every message. */
+export function urlPassword(url: string): string | undefined {
+	const match = /^[a-z]+:\/\/[^/?#@:]*:([^/?#@]+)@/i.exec(url);
+	return match ? match[1] : undefined;
+}
+
 /**
  * Reads what a user typed as the credential's Base URL: the address requests can use, or why
  * there is none. Repairs what people paste by mistake (spaces, trailing slashes, "https//",
- * "htps://", a missing scheme) and refuses what cannot be meant (another scheme, a query string).
- *
- * It also runs inside n8n expressions (the credential test and the node's requestDefaults embed
- * its source), so it stays one self-contained function: no imports, no helpers, no `this`, and it
- * never throws, because n8n turns an exception inside an expression into an empty value.
+ * "htps://", a missing scheme, the API's own /api/public/v1 prefix) and refuses what cannot be
+ * meant (another scheme, a query string).
  */
 export function parseBaseUrl(value: unknown): { url?: string; problem?: string } {
 	const typed = typeof value === 'string' ? value.trim() : '';
-	const example = ' Enter the API address only, e.g. https://api.example.com';
-	if (typed === '') return { problem: 'The Base URL is empty.' + example };
+	if (typed === '') return { problem: 'The Base URL is empty.' + EXAMPLE };
+	const quoted = `"${withoutPassword(typed)}"`;
 	let url;
 	const scheme = /^(h+t+p+)(s*)(?::\/*|\/+)/i.exec(typed);
 	if (scheme) {
 		url = (scheme[2] ? 'https' : 'http') + '://' + typed.slice(scheme[0].length);
 	} else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(typed)) {
-		return {
-			problem: 'The Base URL "' + typed + '" does not start with http:// or https://.' + example,
-		};
+		return { problem: `The Base URL ${quoted} does not start with http:// or https://.${EXAMPLE}` };
 	} else {
 		// No scheme at all: assume HTTPS so the key is never sent in clear text by accident.
 		url = 'https://' + typed;
 	}
 	if (/[?#]/.test(url)) {
 		return {
-			problem:
-				'The Base URL "' + typed + '" contains a query string or fragment (? or #).' + example,
+			problem: `The Base URL ${quoted} contains a query string or fragment (? or #).${EXAMPLE}`,
 		};
 	}
-	if (/\s/.test(url)) return { problem: 'The Base URL "' + typed + '" contains spaces.' + example };
-	url = url.replace(/\/+$/, '');
+	if (/\s/.test(url)) return { problem: `The Base URL ${quoted} contains spaces.${EXAMPLE}` };
+	// The node's paths start with /api/… themselves: a copied /api/public/v1 would be doubled.
+	url = url.replace(VERSION_PREFIX, '').replace(/\/+$/, '');
 	if (!/^https?:\/\/[^/:]+/i.test(url)) {
-		return { problem: 'The Base URL "' + typed + '" has no host name.' + example };
+		return { problem: `The Base URL ${quoted} has no host name.${EXAMPLE}` };
 	}
 	return { url };
 }
-
-/**
- * The expression that resolves the credential's Base URL wherever n8n builds a request. An
- * unusable one resolves to nothing; the node explains why before it sends anything. A compiler
- * that drops whitespace could put two closing braces together, which would end the expression
- * early, so they are kept apart.
- */
-export const BASE_URL_EXPRESSION = `={{ (${parseBaseUrl.toString().replace(/\}\}/g, '} }')})($credentials.baseUrl).url }}`;

@@ -75,6 +75,12 @@ export function extractList(body: unknown, keys: string[]): ListPage | Unexpecte
 		}
 	}
 	if (Array.isArray(body.data)) return { items: body.data.map(toItem), pagination };
+	const notList = isObject(content) ? keys.find((key) => content[key] !== undefined) : undefined;
+	if (notList !== undefined && isObject(content)) {
+		return {
+			problem: `Expected a list, but content.${notList} is not a list: it is ${shapeOf(content[notList])}.`,
+		};
+	}
 	const where = isObject(content)
 		? `content was ${shapeOf(content)}`
 		: `the reply was ${shapeOf(body)}`;
@@ -85,8 +91,9 @@ export function extractList(body: unknown, keys: string[]): ListPage | Unexpecte
 
 /**
  * The record of a single-object reply. In the `{message, content}` envelope that is `content`,
- * or `content[key]` when content only wraps the record (e.g. `{customer: {...}}`); any other
- * JSON object is returned as it came.
+ * or `content[key]` when content only wraps the record (`{customer: {...}}` and nothing else:
+ * with other keys beside it, content is returned whole so that their data is not lost); any
+ * other JSON object is returned as it came.
  */
 export function extractRecord(body: unknown, key: string): IDataObject {
 	if (!isObject(body)) {
@@ -95,7 +102,8 @@ export function extractRecord(body: unknown, key: string): IDataObject {
 	const content = body.content;
 	if (isObject(content)) {
 		const inner = content[key];
-		return isObject(inner) ? inner : content;
+		const onlyWrapsIt = Object.keys(content).length === 1;
+		return isObject(inner) && onlyWrapsIt ? inner : content;
 	}
 	return body;
 }

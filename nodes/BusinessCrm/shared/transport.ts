@@ -6,10 +6,9 @@ import type {
 	ILoadOptionsFunctions,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { parseBaseUrl } from './baseUrl';
-import { httpError, inputError, transportError, type ApiReply } from './errors';
-
-export const CREDENTIAL_TYPE = 'businessCrmApi';
+import { checkCredential, CREDENTIAL_TYPE, type CheckedCredential } from './credential';
+import { httpError, inputError, redact, transportError, type ApiReply } from './errors';
+import { describeFailure, describeRedirect, errorCode } from './failures';
 
 type Context = IExecuteSingleFunctions | ILoadOptionsFunctions | IPollFunctions;
 
@@ -41,6 +40,8 @@ export interface ApiRequest {
 	itemIndex?: number;
 	/** Per-status hints that replace the generic one, e.g. naming the id a 404 did not find. */
 	hints?: Record<number, string>;
+	/** Whether a 2xx without a body is a success (Create); reads need a body. */
+	emptyBodyIsSuccess?: boolean;
 }
 
 /**
@@ -108,6 +109,27 @@ export function requestedWaitMs(reply: ApiReply, now = Date.now()): number | und
 	return undefined;
 }
 
+/** A wait the reply gave that cannot be waited (negative, not a number), for the message. */
+export function invalidWait(reply: ApiReply): string | undefined {
+	const asked = (reply.body as { retryAfter?: unknown } | null | undefined)?.retryAfter;
+	if (asked !== undefined && asked !== null && asked !== '') {
+		const value = typeof asked === 'number' || typeof asked === 'string' ? Number(asked) : NaN;
+		if (!Number.isFinite(value) || value < 0) return `retryAfter ${JSON.stringify(asked)}`;
+	}
+	const header = reply.headers['retry-after'];
+	if (typeof header === 'string' && header.trim() !== '') {
+		const value = Number(header);
+		if (
+			Number.isNaN(value)
+				? !Number.isFinite(Date.parse(header))
+				: value < 0 || !Number.isFinite(value)
+		) {
+			return `Retry-After ${JSON.stringify(header)}`;
+		}
+	}
+	return undefined;
+}
+
 function plural(count: number, one: string, many: string): string {
 	return `${count} ${count === 1 ? one : many}`;
 }
@@ -122,69 +144,31 @@ export function backoffMs(attempt: number): number {
 	return Math.min(30_000, 1000 * 2 ** attempt);
 }
 
-function hasControlCharacter(text: string): boolean {
-	for (let i = 0; i < text.length; i++) {
-		const code = text.charCodeAt(i);
-		if (code < 0x20 || code === 0x7f) return true;
-	}
-	return false;
-}
-
 /**
- * credentialSecrets: checks the credential before anything is sent, and returns the API key as
- * it is sent, so it can be kept out of every message. A line break inside either would make
- * an invalid header, and a Base URL the node cannot use would fail with an unhelpful message.
+ * Reads and checks the credential before anything is sent. A Base URL the node cannot use, or a
+ * key with a character HTTP cannot carry, would otherwise fail with an unhelpful message.
  */
-async function readSecrets(ctx: Context, itemIndex?: number): Promise<string[]> {
-	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-	const { problem } = parseBaseUrl(credentials.baseUrl);
-	if (problem !== undefined) {
-		throw inputError(
-			ctx,
-			problem.replace('The Base URL', 'The Base URL in the Business CRM credential'),
-			'Open the credential and correct the Base URL.',
-			itemIndex,
-		);
-	}
-	const fields: Array<[string, unknown]> = [
-		['API Key', credentials.apiKey],
-		['Organization ID', credentials.organizationId],
-	];
-	const [apiKey] = fields.map(([label, value]) => {
-		const text = String(value ?? '').trim();
-		if (text === '') {
-			throw inputError(
-				ctx,
-				`The ${label} in the Business CRM credential is empty`,
-				`Open the credential and enter the ${label}.`,
-				itemIndex,
-			);
-		}
-		if (hasControlCharacter(text)) {
-			throw inputError(
-				ctx,
-				`The ${label} in the Business CRM credential contains a line break or another control character`,
-				`Open the credential and paste the ${label} again as a single line.`,
-				itemIndex,
-			);
-		}
-		return text;
-	});
-	// Only the key is secret; the organization ID stays readable, since a 403 asks to check it.
-	return [apiKey];
+async function readCredential(ctx: Context, itemIndex?: number): Promise<CheckedCredential> {
+	const checked = checkCredential(await ctx.getCredentials(CREDENTIAL_TYPE));
+	if ('problem' in checked) throw inputError(ctx, checked.problem, checked.fix, itemIndex);
+	return checked;
 }
 
 // One read per item, not per page: in n8n each getCredentials is a database read and decryption.
-const secretsByContext = new WeakMap<object, Promise<string[]>>();
+const credentialByContext = new WeakMap<object, Promise<CheckedCredential>>();
 
-/** credentialSecrets for this item's context, read once. */
-export async function credentialSecrets(ctx: Context, itemIndex?: number): Promise<string[]> {
-	let secrets = secretsByContext.get(ctx);
-	if (!secrets) {
-		secrets = readSecrets(ctx, itemIndex);
-		secretsByContext.set(ctx, secrets);
+function credentialFor(ctx: Context, itemIndex?: number): Promise<CheckedCredential> {
+	let credential = credentialByContext.get(ctx);
+	if (!credential) {
+		credential = readCredential(ctx, itemIndex);
+		credentialByContext.set(ctx, credential);
 	}
-	return await secrets;
+	return credential;
+}
+
+/** What must never appear in a message or output of this item: the key as sent, and so on. */
+export async function credentialSecrets(ctx: Context, itemIndex?: number): Promise<string[]> {
+	return (await credentialFor(ctx, itemIndex)).secrets;
 }
 
 /**
@@ -193,65 +177,58 @@ export async function credentialSecrets(ctx: Context, itemIndex?: number): Promi
  * at the start of every poll.
  */
 export function forgetCredentialSecrets(ctx: Context): void {
-	secretsByContext.delete(ctx);
+	credentialByContext.delete(ctx);
 }
 
-function errorCode(error: unknown): string | undefined {
-	// httpRequestWithAuthentication wraps the transport error; its code sits on the cause.
-	const seen = new Set<unknown>();
-	let current = error as { code?: unknown; cause?: unknown } | undefined;
-	while (current && typeof current === 'object' && !seen.has(current)) {
-		seen.add(current);
-		if (typeof current.code === 'string' && /^E[A-Z_]+$/.test(current.code)) return current.code;
-		current = current.cause as typeof current;
-	}
-	return undefined;
-}
+/** A reply body as read: JSON (any value), text that is not JSON, or nothing. */
+type Body = { json: true; value: unknown } | { json: false; text: string };
 
-function describeFailure(code: string | undefined, timeoutMs: number | undefined) {
-	switch (code) {
-		case 'ECONNABORTED':
-		case 'ETIMEDOUT':
-			return {
-				message: timeoutMs ? `no answer within ${seconds(timeoutMs)}` : 'no answer in time',
-				description:
-					'The Business CRM API did not answer in time. Try again later, or raise the timeout under Request Options › Timeout.',
-			};
-		case 'ECONNREFUSED':
-			return {
-				message: 'the server refused the connection',
-				description:
-					'Nothing answers at the Base URL of the Business CRM credential. Check the address and port, and that the API is up.',
-			};
-		case 'ENOTFOUND':
-		case 'EAI_AGAIN':
-			return {
-				message: 'the host name could not be resolved',
-				description: 'Check the Base URL in the Business CRM credential for typos.',
-			};
-		case 'ECONNRESET':
-		case 'EPIPE':
-			return {
-				message: 'the connection was closed before the reply arrived',
-				description: 'The API or a proxy dropped the connection. Try again later.',
-			};
-		default:
-			return {
-				message: 'the request could not be completed',
-				description: 'Check the Base URL in the Business CRM credential and your network.',
-			};
+function readBody(raw: unknown): Body {
+	const text = typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : String(raw);
+	if (text.trim() === '') return { json: false, text: '' };
+	try {
+		return { json: true, value: JSON.parse(text) as unknown };
+	} catch {
+		return { json: false, text };
 	}
 }
 
-function isJsonReply(body: unknown): boolean {
-	return body !== null && typeof body === 'object';
-}
-
-function describeBody(body: unknown, headers: Record<string, unknown>): string {
+function describeText(text: string, headers: Record<string, unknown>): string {
 	const type = typeof headers['content-type'] === 'string' ? headers['content-type'] : 'unknown';
-	const text = typeof body === 'string' ? body : String(body);
 	const start = text.replace(/\s+/g, ' ').trim().slice(0, 80);
 	return `content type ${type}${start ? `, starting "${start}"` : ''}`;
+}
+
+function jsonKind(value: unknown): string {
+	if (value === null) return 'null';
+	return `a ${typeof value}`;
+}
+
+/** Every string in the value with the secrets cut out, object keys included. */
+function redactValue(value: unknown, secrets: string[]): unknown {
+	if (typeof value === 'string') return redact(value, secrets);
+	if (Array.isArray(value)) return value.map((entry) => redactValue(entry, secrets));
+	if (value !== null && typeof value === 'object') {
+		const copy: Record<string, unknown> = {};
+		for (const [key, entry] of Object.entries(value)) {
+			copy[redact(key, secrets)] = redactValue(entry, secrets);
+		}
+		return copy;
+	}
+	return value;
+}
+
+/** A reply whose JSON body echoes a secret has it cut out before anything reads it. */
+function withoutSecrets(reply: ApiReply, secrets: string[]): ApiReply {
+	const text = JSON.stringify(reply.body) ?? '';
+	const location = reply.headers.location;
+	const echoed = (candidate: string) => secrets.some((secret) => candidate.includes(secret));
+	if (!echoed(text) && !(typeof location === 'string' && echoed(location))) return reply;
+	return {
+		...reply,
+		body: redactValue(reply.body, secrets),
+		headers: redactValue(reply.headers, secrets) as Record<string, unknown>,
+	};
 }
 
 /**
@@ -260,6 +237,11 @@ function describeBody(body: unknown, headers: Record<string, unknown>): string {
  * Hand-written because n8n's request helpers never retry on 429 and ignore Retry-After.
  */
 export async function apiRequest(ctx: Context, request: ApiRequest): Promise<unknown> {
+	return (await apiReply(ctx, request)).body;
+}
+
+/** apiRequest, with the reply's status and headers. */
+export async function apiReply(ctx: Context, request: ApiRequest): Promise<ApiReply> {
 	const gate = gateFor(ctx);
 	await gate?.acquire();
 	try {
@@ -269,10 +251,9 @@ export async function apiRequest(ctx: Context, request: ApiRequest): Promise<unk
 	}
 }
 
-async function sendWithRetries(ctx: Context, request: ApiRequest): Promise<unknown> {
-	const secrets = await credentialSecrets(ctx, request.itemIndex);
+async function sendWithRetries(ctx: Context, request: ApiRequest): Promise<ApiReply> {
+	const { baseUrl, secrets } = await credentialFor(ctx, request.itemIndex);
 	const idempotent = request.uncertainOutcome === undefined;
-	const uncertain = request.uncertainOutcome ? ` ${request.uncertainOutcome}` : '';
 	const { policy, itemIndex, what } = request;
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
 	let waitedMs = 0;
@@ -285,44 +266,65 @@ async function sendWithRetries(ctx: Context, request: ApiRequest): Promise<unkno
 		await sleep(waitMs, signal);
 		return true;
 	};
+	/** The "may or may not have happened" warning, for a change that may have reached the API. */
+	const uncertain = request.uncertainOutcome ? ` ${request.uncertainOutcome}` : '';
 	/** What to tell the user after an error status; undefined keeps the generic hint. */
-	const advice = (status: number, asked: number | undefined): string | undefined => {
+	const advice = (reply: ApiReply, asked: number | undefined): string | undefined => {
+		const status = reply.statusCode;
 		if (status === 429) {
+			const invalid = invalidWait(reply);
 			const askedText =
-				asked === undefined
-					? 'it did not say how long to wait'
-					: `it asked to wait ${seconds(asked)}`;
+				asked !== undefined
+					? `it asked to wait ${seconds(asked)}`
+					: invalid !== undefined
+						? `it gave an invalid wait (${invalid})`
+						: 'it did not say how long to wait';
 			return `The API rate limit was hit and ${askedText}. Gave up after ${plural(attempt, 'retry', 'retries')} and ${seconds(waitedMs)} of waiting (limits: ${plural(policy.maxRetries, 'retry', 'retries')}, ${seconds(policy.maxWaitMs)}). Raise Options › Max Retries or Max Total Wait, or spread the requests out with Request Options › Batching.`;
 		}
 		const hint = request.hints?.[status];
 		if (status < 500 || !uncertain) return hint;
 		return `${hint ?? 'The API had a server error.'}${uncertain}`;
 	};
+	const fail = (message: string, description: string) =>
+		transportError(ctx, `${what} failed: ${message}`, description, secrets, itemIndex);
+
 	for (;;) {
 		let reply: ApiReply;
+		let body: Body;
 		try {
 			const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
 				...request.options,
+				// Set here, not in requestDefaults: n8n takes the host of a requestDefaults baseURL
+				// into the credential's Allowed Domains, and the user's list should decide.
+				baseURL: baseUrl,
+				// A redirect would carry the key's headers to whatever host it names.
+				disableFollowRedirect: true,
 				json: true,
+				// Parsed here, so that a JSON string is told apart from text that is not JSON.
+				encoding: 'text',
 				returnFullResponse: true,
 				ignoreHttpStatusErrors: true,
 			})) as { statusCode: number; body: unknown; headers?: IDataObject };
-			reply = {
-				statusCode: response.statusCode,
-				body: response.body,
-				headers: (response.headers ?? {}) as Record<string, unknown>,
-			};
+			body = readBody(response.body);
+			reply = withoutSecrets(
+				{
+					statusCode: response.statusCode,
+					body: body.json ? body.value : body.text,
+					headers: (response.headers ?? {}) as Record<string, unknown>,
+				},
+				secrets,
+			);
 		} catch (error) {
+			const failure = describeFailure(error, {
+				timeoutMs: request.options.timeout,
+				hasRequestOptions: 'getExecuteData' in ctx,
+			});
 			const code = errorCode(error);
-			const failure = describeFailure(code, request.options.timeout);
 			const transient = idempotent && code !== undefined && TRANSIENT_CODES.has(code);
 			if (transient && (await waitForRetry(backoffMs(attempt)))) continue;
-			throw transportError(
-				ctx,
-				`${what} failed: ${failure.message}`,
-				failure.description + uncertain,
-				secrets,
-				itemIndex,
+			throw fail(
+				failure.message,
+				failure.description + (failure.mayHaveReachedApi ? uncertain : ''),
 			);
 		}
 
@@ -331,29 +333,36 @@ async function sendWithRetries(ctx: Context, request: ApiRequest): Promise<unkno
 		const retryable = status === 429 || (idempotent && TRANSIENT_STATUSES.has(status));
 		if (retryable && (await waitForRetry(asked ?? backoffMs(attempt)))) continue;
 		if (status >= 400) {
-			throw httpError(ctx, reply, secrets, what, itemIndex, advice(status, asked));
+			throw httpError(ctx, reply, secrets, what, itemIndex, advice(reply, asked));
 		}
 		if (status < 200 || status >= 300) {
-			throw transportError(
-				ctx,
-				`${what} failed: the Business CRM API answered with HTTP ${status}`,
-				'Expected a 2xx reply. Check that the Base URL points at the API itself, not at a page that redirects.',
-				secrets,
-				itemIndex,
+			const path = String(request.options.url ?? '');
+			const redirect = describeRedirect(status, reply.headers.location, baseUrl + path, path);
+			if (redirect) throw fail(redirect.message, redirect.description + uncertain);
+			throw fail(
+				`the Business CRM API answered with HTTP ${status}`,
+				`Expected a 2xx reply. Check that the Base URL points at the API itself, not at a page that redirects.${uncertain}`,
 			);
 		}
-		if (!isJsonReply(reply.body)) {
-			const empty = reply.body === undefined || reply.body === null || reply.body === '';
-			throw transportError(
-				ctx,
-				empty
-					? `${what} failed: the Business CRM API answered ${status} with an empty body`
-					: `${what} failed: the Business CRM API answered ${status} with a body that is not JSON`,
-				`${empty ? 'Expected a JSON reply.' : `Expected JSON but got ${describeBody(reply.body, reply.headers)}.`} Check that the Base URL points at the API, not at a website or proxy page.${uncertain}`,
-				secrets,
-				itemIndex,
+		if (!body.json && body.text === '') {
+			if (request.emptyBodyIsSuccess) return reply;
+			throw fail(
+				`the Business CRM API answered ${status} with an empty body`,
+				`Expected a JSON reply. Check that the Base URL points at the API, not at a website or proxy page.${uncertain}`,
 			);
 		}
-		return reply.body;
+		if (!body.json) {
+			throw fail(
+				`the Business CRM API answered ${status} with a body that is not JSON`,
+				`Expected JSON but got ${describeText(body.text, reply.headers)}. Check that the Base URL points at the API, not at a website or proxy page.${uncertain}`,
+			);
+		}
+		if (reply.body === null || typeof reply.body !== 'object') {
+			throw fail(
+				`the Business CRM API answered ${status} with JSON that is ${jsonKind(reply.body)}, not an object or a list`,
+				`Expected a JSON object or list, but the reply was ${JSON.stringify(reply.body).slice(0, 80)}. Check that the Base URL points at the API.${uncertain}`,
+			);
+		}
+		return reply;
 	}
 }

@@ -11,9 +11,25 @@ function asNumber(value: unknown): number {
 	return NaN;
 }
 
+/**
+ * Return All as a boolean. n8n passes an expression's result through unchanged, so "true" from
+ * a sheet or a JSON field arrives as text; anything but true or false is refused, not guessed.
+ */
+function returnAll(ctx: IExecuteSingleFunctions): boolean {
+	const raw = ctx.getNodeParameter('returnAll', false) as unknown;
+	if (raw === true || raw === 'true') return true;
+	if (raw === false || raw === 'false') return false;
+	throw inputError(
+		ctx,
+		`Return All must be true or false, not ${JSON.stringify(raw) ?? String(raw)}`,
+		'Turn Return All on or off, or make its expression give true or false.',
+		ctx.getItemIndex(),
+	);
+}
+
 /** How many items Get Many should return: Infinity with Return All, else a checked Limit. */
 export function wantedItems(ctx: IExecuteSingleFunctions): number {
-	if (ctx.getNodeParameter('returnAll', false) === true) return Infinity;
+	if (returnAll(ctx)) return Infinity;
 	const raw = ctx.getNodeParameter('limit', 50) as unknown;
 	const limit = asNumber(raw);
 	if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {

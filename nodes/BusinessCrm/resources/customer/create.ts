@@ -8,13 +8,24 @@ import { businessIdLocator } from '../../shared/descriptions';
 import { inputError } from '../../shared/errors';
 import { runOperation } from '../../shared/operation';
 import { extractRecord } from '../../shared/output';
-import { apiRequest } from '../../shared/transport';
+import { apiReply } from '../../shared/transport';
 import { businessId, requiredText, retryPolicy } from '../../shared/validation';
 
 const showOnlyForCreate = { resource: ['customer'], operation: ['create'] };
 
 /** Fields the node sets itself; a custom field may not overwrite them. */
 const NODE_FIELDS = ['businessId', 'firstName', 'lastName', 'email', 'phone'];
+
+/** Names that would change the body object itself instead of adding a field to it. */
+const UNSAFE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+
+function hasControlCharacter(text: string): boolean {
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		if (code < 0x20 || code === 0x7f) return true;
+	}
+	return false;
+}
 
 /** A field's text, trimmed; undefined when empty, so it is not sent. */
 function optionalText(value: unknown): string | undefined {
@@ -70,12 +81,55 @@ function customerBody(ctx: IExecuteSingleFunctions): IDataObject {
 				ctx.getItemIndex(),
 			);
 		}
+		if (UNSAFE_NAMES.has(name) || hasControlCharacter(name)) {
+			throw inputError(
+				ctx,
+				`Custom field name ${JSON.stringify(name)} cannot be used`,
+				'__proto__, constructor and prototype are reserved in JSON objects, and a name may not hold a line break or another control character. Give the custom field another name.',
+				ctx.getItemIndex(),
+			);
+		}
 		taken.add(name.toLowerCase());
-		// Like Email and Phone, a field whose value is empty (e.g. a blank cell) is not sent.
-		const value = optionalText(field.value);
+		const value = customValue(ctx, name, field.value);
 		if (value !== undefined) body[name] = value;
 	}
 	return body;
+}
+
+/**
+ * A custom field's value as it goes into the JSON body: text trimmed (empty text, e.g. a blank
+ * cell, is not sent, like Email and Phone), any other JSON value as it is.
+ */
+function customValue(
+	ctx: IExecuteSingleFunctions,
+	name: string,
+	value: unknown,
+): IDataObject[string] | undefined {
+	if (value === undefined) return undefined;
+	if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
+	if (typeof value === 'number' && !Number.isFinite(value)) {
+		throw inputError(
+			ctx,
+			`Custom field "${name}" is ${String(value)}, which JSON cannot hold`,
+			'Give the custom field a finite number, or text.',
+			ctx.getItemIndex(),
+		);
+	}
+	return value as IDataObject[string];
+}
+
+/**
+ * What a Create answered without a body (e.g. 201 or 204) is known to hold: the fields sent, and
+ * the new customer's address and id when the reply's Location header gives them.
+ */
+function createdWithoutBody(body: IDataObject, location: unknown): IDataObject {
+	const record: IDataObject = { ...body };
+	if (typeof location !== 'string' || location.trim() === '') return record;
+	record.location = location.trim();
+	const last = location.trim().split(/[?#]/)[0].split('/').filter(Boolean).pop() ?? '';
+	// Only an id of the documented form (cust_<token>): a path like /customers is no id.
+	if (/^cust_[A-Za-z0-9_-]+$/.test(last)) record.id = last;
+	return record;
 }
 
 export const customerCreateOperation: INodePropertyOptions = {
@@ -89,7 +143,7 @@ export const customerCreateOperation: INodePropertyOptions = {
 		operations: {
 			pagination: runOperation(async function (request) {
 				const body = customerBody(this);
-				const reply = await apiRequest(this, {
+				const reply = await apiReply(this, {
 					what: 'Create customer',
 					options: { ...request, body },
 					policy: retryPolicy(this),
@@ -99,8 +153,11 @@ export const customerCreateOperation: INodePropertyOptions = {
 					hints: {
 						404: `The API did not find business "${String(body.businessId)}" (or the endpoint). Check the business ID, or pick the business from the list.`,
 					},
+					emptyBodyIsSuccess: true,
 				});
-				return [extractRecord(reply, 'customer')];
+				if (typeof reply.body === 'string')
+					return [createdWithoutBody(body, reply.headers.location)];
+				return [extractRecord(reply.body, 'customer')];
 			}),
 		},
 	},
@@ -148,7 +205,7 @@ export const customerCreateDescription: INodeProperties[] = [
 				placeholder: 'Add Custom Field',
 				default: {},
 				description:
-					'Other fields of the customer record, sent as they are. Use the field names the API expects.',
+					'Other fields of the customer record. Text is sent trimmed; numbers, booleans, null, lists and objects from an expression are sent as JSON values. Use the field names the API expects.',
 				options: [
 					{
 						displayName: 'Field',

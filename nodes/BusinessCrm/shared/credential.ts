@@ -1,0 +1,112 @@
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import { parseBaseUrl, urlPassword } from './baseUrl';
+
+export const CREDENTIAL_TYPE = 'businessCrmApi';
+
+/**
+ * The shortest API key the node accepts. Real keys are long random strings; a key shorter than
+ * this is a typo, and could not be kept out of messages without blanking ordinary words.
+ */
+export const MIN_API_KEY_LENGTH = 8;
+
+/** The credential as requests use it. */
+export interface CheckedCredential {
+	baseUrl: string;
+	apiKey: string;
+	organizationId: string;
+	/** What must never appear in a message or output: the key as sent, a password in the URL. */
+	secrets: string[];
+}
+
+/** Why the credential cannot be used, worded for the user. */
+export interface CredentialProblem {
+	problem: string;
+	fix: string;
+}
+
+const NAMED_CHARACTERS: Record<number, string> = {
+	0x09: 'a tab',
+	0x0a: 'a line break',
+	0x0d: 'a line break',
+	0x20: 'a space',
+	0xa0: 'a no-break space',
+	0xad: 'a soft hyphen',
+	0x200b: 'a zero-width space',
+	0x200c: 'a zero-width non-joiner',
+	0x200d: 'a zero-width joiner',
+	0x2060: 'a word joiner',
+	0xfeff: 'a byte order mark',
+};
+
+/**
+ * The first character of a header value that cannot travel as typed, described with its
+ * position. HTTP clients drop or mangle anything outside visible ASCII, so the value sent would
+ * differ from the value the node keeps out of messages.
+ */
+function hiddenCharacter(text: string): string | undefined {
+	let position = 0;
+	for (const character of text) {
+		position++;
+		const code = character.codePointAt(0) as number;
+		if (code >= 0x21 && code <= 0x7e) continue;
+		const hex = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+		const kind =
+			NAMED_CHARACTERS[code] ??
+			(code < 0x20 || code === 0x7f
+				? 'a control character'
+				: `the non-ASCII character "${character}"`);
+		return `${kind} (${hex}) at position ${position}`;
+	}
+	return undefined;
+}
+
+function headerValue(label: string, value: unknown): string | CredentialProblem {
+	const text = String(value ?? '').trim();
+	if (text === '') {
+		return {
+			problem: `The ${label} in the Business CRM credential is empty`,
+			fix: `Open the credential and enter the ${label}.`,
+		};
+	}
+	const hidden = hiddenCharacter(text);
+	if (hidden !== undefined) {
+		return {
+			problem: `The ${label} in the Business CRM credential contains ${hidden}`,
+			fix: `A hidden or unusual character was pasted with it. Open the credential and paste the ${label} again as a single line, copied from its source.`,
+		};
+	}
+	return text;
+}
+
+/**
+ * Checks the credential before anything is sent: a Base URL the node can use, and a key and
+ * organization ID that travel in a header exactly as typed (after trimming).
+ */
+export function checkCredential(
+	data: ICredentialDataDecryptedObject,
+): CheckedCredential | CredentialProblem {
+	const { url, problem } = parseBaseUrl(data.baseUrl);
+	if (url === undefined) {
+		return {
+			problem: (problem as string).replace(
+				'The Base URL',
+				'The Base URL in the Business CRM credential',
+			),
+			fix: 'Open the credential and correct the Base URL.',
+		};
+	}
+	const apiKey = headerValue('API Key', data.apiKey);
+	if (typeof apiKey !== 'string') return apiKey;
+	if (apiKey.length < MIN_API_KEY_LENGTH) {
+		return {
+			problem: `The API Key in the Business CRM credential has only ${apiKey.length} characters, too few for an API key`,
+			fix: `Open the credential and paste the whole API key (at least ${MIN_API_KEY_LENGTH} characters).`,
+		};
+	}
+	const organizationId = headerValue('Organization ID', data.organizationId);
+	if (typeof organizationId !== 'string') return organizationId;
+	const password = urlPassword(url);
+	// Only the key is secret; the organization ID stays readable, since a 403 asks to check it.
+	const secrets = password === undefined ? [apiKey] : [apiKey, password];
+	return { baseUrl: url, apiKey, organizationId, secrets };
+}
