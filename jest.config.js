@@ -4,8 +4,8 @@ module.exports = {
 	reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
-	// The real-n8n suite installs n8n and takes minutes: it has its own config and script.
-	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],
+	// The real-n8n and editor suites install n8n and take minutes: each has its own config and script.
+	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/', '/test/editor/'],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
 	},

@@ -316,7 +316,7 @@ async function nodeVersionOf(nodeBinary: string): Promise<string> {
 const major = (version: string | undefined): string => String(version).split('.')[0] ?? '';
 
 /** Only one process installs into a folder; the others wait for it (jest workers, a demo run beside the suite). */
-async function withLock<T>(lockPath: string, work: () => Promise<T>): Promise<T> {
+export async function withLock<T>(lockPath: string, work: () => Promise<T>): Promise<T> {
 	for (let announced = false; ; ) {
 		try {
 			fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
@@ -467,6 +467,8 @@ export interface CreateUserFolderOptions {
 	env?: Record<string, string>;
 	/** Parent of the temp folder; default os.tmpdir(). */
 	parentDir?: string;
+	/** Port of the editor/REST server; default a free one. */
+	port?: number;
 }
 
 export async function freePort(): Promise<number> {
@@ -542,7 +544,7 @@ export async function createUserFolder(
 	const dir = fs.mkdtempSync(path.join(options.parentDir ?? os.tmpdir(), 'n8n-e2e-'));
 	registerCleanup();
 	liveFolders.add(dir);
-	const port = await freePort();
+	const port = options.port ?? (await freePort());
 	return {
 		dir,
 		install,
