@@ -39,7 +39,7 @@ export interface RunOptions {
 /** Every child we start, so an exit or signal handler can kill what is still running. */
 const liveChildren = new Set<ChildProcess>();
 
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 	if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
 	try {
 		// Children are spawned detached, so each leads its own process group: a negative pid
@@ -86,7 +86,8 @@ function registerCleanup(): void {
 	}
 }
 
-function spawnTracked(command: string, args: string[], options: SpawnOptions): ChildProcess {
+/** A child in its own process group, killed (with its children) when this process exits. */
+export function spawnTracked(command: string, args: string[], options: SpawnOptions): ChildProcess {
 	registerCleanup();
 	const child = spawn(command, args, { ...options, detached: true });
 	liveChildren.add(child);

@@ -127,7 +127,10 @@ export class Steps {
 			await body();
 			const leaks = await findSecrets(this.page, this.secrets);
 			if (leaks.length > 0) throw new Error(`an API key appears in ${leaks.join(', ')}`);
-			await this.page.screenshot({ path: path.join(this.dir, `${file}.png`) });
+			await this.page.screenshot({
+				path: path.join(this.dir, `${file}.png`),
+				animations: 'disabled',
+			});
 		} catch (error) {
 			this.failed = name;
 			await this.page
