@@ -126,7 +126,7 @@ export function run(command: string, args: string[], options: RunOptions = {}): 
 	});
 }
 
-async function runChecked(
+export async function runChecked(
 	command: string,
 	args: string[],
 	options: RunOptions = {},

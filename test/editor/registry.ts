@@ -16,10 +16,9 @@ import {
 	cleanEnv,
 	freePort,
 	killGroup,
-	run,
+	runChecked,
 	spawnTracked,
 	withLock,
-	type RunResult,
 } from '../e2e/n8n';
 
 /**
@@ -30,16 +29,6 @@ import {
 export const VERDACCIO_VERSION = '6.8.0';
 const VERDACCIO_DIR = path.join(CACHE_DIR, 'verdaccio');
 const MARKER = path.join(VERDACCIO_DIR, '.install-complete.json');
-
-async function checked(command: string, args: string[], options: Parameters<typeof run>[2]) {
-	const result: RunResult = await run(command, args, options);
-	if (result.code !== 0) {
-		throw new Error(
-			`${command} ${args.join(' ')} failed (code ${result.code})\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`,
-		);
-	}
-	return result;
-}
 
 /** Installs verdaccio into .cache/verdaccio once; returns its command-line script. */
 export async function ensureVerdaccio(): Promise<string> {
@@ -73,7 +62,7 @@ export async function ensureVerdaccio(): Promise<string> {
 		process.stderr.write(
 			`[editor] installing verdaccio ${VERDACCIO_VERSION} into ${VERDACCIO_DIR}\n`,
 		);
-		await checked('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts'], {
+		await runChecked('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts'], {
 			cwd: VERDACCIO_DIR,
 			env: cleanEnv(),
 			timeoutMs: 300_000,
@@ -165,7 +154,7 @@ export async function startRegistry(): Promise<LocalRegistry> {
 		const npmWrapperDir = path.join(dir, 'bin');
 		fs.mkdirSync(npmWrapperDir);
 		const realNpm = (
-			await checked('sh', ['-c', 'command -v npm'], { env: cleanEnv() })
+			await runChecked('sh', ['-c', 'command -v npm'], { env: cleanEnv() })
 		).stdout.trim();
 		fs.writeFileSync(path.join(npmWrapperDir, 'npm'), npmWrapper(realNpm, url), { mode: 0o755 });
 
@@ -183,7 +172,7 @@ export async function startRegistry(): Promise<LocalRegistry> {
 			n8nEnv,
 			proxied: proxy.proxied,
 			publish: async (tarball: string) => {
-				await checked(
+				await runChecked(
 					'npm',
 					[
 						'publish',
@@ -293,7 +282,7 @@ async function makeCertificates(
 ): Promise<{ caFile: string; key: Buffer; cert: Buffer }> {
 	const file = (name: string) => path.join(dir, name);
 	const days = ['-days', '2', '-nodes', '-newkey', 'rsa:2048'];
-	await checked(
+	await runChecked(
 		'openssl',
 		[
 			'req',
@@ -308,7 +297,7 @@ async function makeCertificates(
 		],
 		{ cwd: dir },
 	);
-	await checked(
+	await runChecked(
 		'openssl',
 		[
 			'req',

@@ -3,20 +3,37 @@
  * changes on purpose, update it here and nowhere else.
  */
 
+export interface CredentialModalTexts {
+	success: string;
+	failure: string;
+	/** Under the failure, for a key the API does not know (HTTP 401); matched as a substring. */
+	wrongKey: string;
+	/** Under the failure, for a valid key of another organization (HTTP 403); a substring. */
+	otherOrganizationKey: string;
+}
+
 /**
- * The credential modal after Save (n8n tests the credential). n8n 2.8.4 shows its own words: the
- * headline, then under "More details" the fixed text NodeApiError gives the status; the
- * credential's own 401/403 advice does not reach the modal on this version.
+ * The credential modal after Save (n8n tests the credential), per n8n version. n8n 2.8.4 shows its
+ * own words: the headline, then under "More details" the fixed text NodeApiError gives the status
+ * (the credential's own advice does not reach the modal). 2.40.7 shows the credential's advice.
  */
-export const CREDENTIAL_MODAL = {
-	success: 'Connection tested successfully',
-	failure: 'Couldn’t connect with these settings',
-	moreDetails: 'More details',
-	/** A key the API does not know (HTTP 401). */
-	wrongKey: 'Authorization failed - please check your credentials',
-	/** A valid key of another organization (HTTP 403). */
-	otherOrganizationKey: 'Forbidden - perhaps check your credentials?',
+export const CREDENTIAL_MODAL: Record<string, CredentialModalTexts> = {
+	'2.8.4': {
+		success: 'Connection tested successfully',
+		failure: 'Couldn’t connect with these settings',
+		wrongKey: 'Authorization failed - please check your credentials',
+		otherOrganizationKey: 'Forbidden - perhaps check your credentials?',
+	},
+	'2.40.7': {
+		success: 'Connection tested successfully',
+		failure: 'Couldn’t connect with these settings',
+		wrongKey: 'The API rejected the API key (HTTP 401',
+		otherOrganizationKey: 'The API key is valid but not allowed here (HTTP 403)',
+	},
 };
+
+/** n8n 2.8.4 hides the failure's detail behind this link until it is clicked. */
+export const MORE_DETAILS = 'More details';
 
 /** The node's own error for a First Name of spaces, in the NDV's error panel: message, then advice. */
 export const BLANK_FIRST_NAME = {
@@ -33,3 +50,6 @@ export const ACTIONS = [
 	'Create a customer',
 	'Get many customers',
 ];
+
+/** The nodes panel when a search finds nothing: 2.8.4, then 2.40.7. */
+export const NO_RESULTS = /We didn't make that\.\.\. yet|No results for "/;
