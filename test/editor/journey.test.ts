@@ -217,6 +217,10 @@ describe('the editor journey', () => {
 			if (await credentialModal().isVisible()) {
 				await success.waitFor();
 				expect(await credentialModal().getByText(modalTexts.failure).count()).toBe(0);
+			}
+		});
+		await steps.run('credential selected in the node', async () => {
+			if (await credentialModal().isVisible()) {
 				await credentialModal().getByRole('button', { name: 'Close this dialog' }).click();
 				await credentialModal().waitFor({ state: 'hidden' });
 			}
