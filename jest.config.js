@@ -4,8 +4,9 @@ module.exports = {
 	reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
-	// The real-n8n and queue-mode suites install n8n and take minutes: own configs and scripts.
-	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/', '/test/queue/'],
+	// The real-n8n, queue-mode and editor suites install n8n and take minutes: each has its own
+	// config and script.
+	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/', '/test/queue/', '/test/editor/'],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
 	},

@@ -39,7 +39,7 @@ export interface RunOptions {
 /** Every child we start, so an exit or signal handler can kill what is still running. */
 const liveChildren = new Set<ChildProcess>();
 
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 	if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
 	try {
 		// Children are spawned detached, so each leads its own process group: a negative pid
@@ -159,7 +159,8 @@ function registerCleanup(): void {
 	}
 }
 
-function spawnTracked(command: string, args: string[], options: SpawnOptions): ChildProcess {
+/** A child in its own process group, killed (with its children) when this process exits. */
+export function spawnTracked(command: string, args: string[], options: SpawnOptions): ChildProcess {
 	registerCleanup();
 	const child = spawn(command, args, { ...options, detached: true });
 	liveChildren.add(child);
@@ -203,7 +204,7 @@ export function run(command: string, args: string[], options: RunOptions = {}): 
 	});
 }
 
-async function runChecked(
+export async function runChecked(
 	command: string,
 	args: string[],
 	options: RunOptions = {},
@@ -394,7 +395,7 @@ async function nodeVersionOf(nodeBinary: string): Promise<string> {
 const major = (version: string | undefined): string => String(version).split('.')[0] ?? '';
 
 /** Only one process installs into a folder; the others wait for it (jest workers, a demo run beside the suite). */
-async function withLock<T>(lockPath: string, work: () => Promise<T>): Promise<T> {
+export async function withLock<T>(lockPath: string, work: () => Promise<T>): Promise<T> {
 	for (let announced = false; ; ) {
 		try {
 			fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
@@ -545,6 +546,8 @@ export interface CreateUserFolderOptions {
 	env?: Record<string, string>;
 	/** Parent of the temp folder; default os.tmpdir(). */
 	parentDir?: string;
+	/** Port of the editor/REST server; default a free one. */
+	port?: number;
 }
 
 export async function freePort(): Promise<number> {
@@ -620,7 +623,7 @@ export async function createUserFolder(
 	const dir = fs.mkdtempSync(path.join(options.parentDir ?? os.tmpdir(), 'n8n-e2e-'));
 	registerCleanup();
 	watchFolder(dir);
-	const port = await freePort();
+	const port = options.port ?? (await freePort());
 	return {
 		dir,
 		install,

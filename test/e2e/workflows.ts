@@ -11,6 +11,7 @@ import {
 	REPO_ROOT,
 	type Credential,
 	type CredentialInput,
+	type EnsureN8nOptions,
 	type UserFolder,
 	type WorkflowJson,
 } from './n8n';
@@ -54,15 +55,17 @@ export interface PreparedN8n {
 
 /**
  * A fresh n8n user folder with this package packed and installed as a community package, and a
- * Business CRM credential pointing at the sandbox: what the suite, the demo and the benchmark
- * start from. Installs n8n into .cache on first use.
+ * Business CRM credential pointing at the sandbox: what the suite, the demo, the benchmark and
+ * `npm run editor` start from. Installs n8n into .cache on first use. `options.target` replaces
+ * e2eTarget() (the n8n version and Node.js to use); `options.port` fixes the editor's port.
  */
 export async function prepareN8n(
 	sandbox: Sandbox,
 	others: CredentialInput[] = [],
+	options: { target?: EnsureN8nOptions; port?: number } = {},
 ): Promise<PreparedN8n> {
-	const target = await e2eTarget();
-	const folder = await createUserFolder(await ensureN8n(target));
+	const target = options.target ?? (await e2eTarget());
+	const folder = await createUserFolder(await ensureN8n(target), { port: options.port });
 	await installPackage(folder, await packPackage());
 	const [credential, ...rest] = await importCredentials(folder, [
 		{

@@ -1,0 +1,55 @@
+/**
+ * What the editor shows a user, as the suite expects it. When the package's or n8n's wording
+ * changes on purpose, update it here and nowhere else.
+ */
+
+export interface CredentialModalTexts {
+	success: string;
+	failure: string;
+	/** Under the failure, for a key the API does not know (HTTP 401); matched as a substring. */
+	wrongKey: string;
+	/** Under the failure, for a valid key of another organization (HTTP 403); a substring. */
+	otherOrganizationKey: string;
+}
+
+/**
+ * The credential modal after Save (n8n tests the credential), per n8n version. n8n 2.8.4 shows its
+ * own words: the headline, then under "More details" the fixed text NodeApiError gives the status
+ * (the credential's own advice does not reach the modal). 2.40.7 shows the credential's advice.
+ */
+export const CREDENTIAL_MODAL: Record<string, CredentialModalTexts> = {
+	'2.8.4': {
+		success: 'Connection tested successfully',
+		failure: 'Couldn’t connect with these settings',
+		wrongKey: 'Authorization failed - please check your credentials',
+		otherOrganizationKey: 'Forbidden - perhaps check your credentials?',
+	},
+	'2.40.7': {
+		success: 'Connection tested successfully',
+		failure: 'Couldn’t connect with these settings',
+		wrongKey: 'The API rejected the API key (HTTP 401',
+		otherOrganizationKey: 'The API key is valid but not allowed here (HTTP 403)',
+	},
+};
+
+/** n8n 2.8.4 hides the failure's detail behind this link until it is clicked. */
+export const MORE_DETAILS = 'More details';
+
+/** The node's own error for a First Name of spaces, in the NDV's error panel: message, then advice. */
+export const BLANK_FIRST_NAME = {
+	message: /^First Name is empty/,
+	advice: /Enter the customer's first name/,
+};
+
+/** What the nodes panel lists for the package. */
+export const NODE_NAME = 'Business CRM';
+export const SEARCHES = ['Business CRM', 'customer', 'CRM'];
+export const ACTIONS = [
+	'Get a business',
+	'Get many businesses',
+	'Create a customer',
+	'Get many customers',
+];
+
+/** The nodes panel when a search finds nothing: 2.8.4, then 2.40.7. */
+export const NO_RESULTS = /We didn't make that\.\.\. yet|No results for "/;
