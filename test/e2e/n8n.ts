@@ -1004,6 +1004,8 @@ export function nodeOutput(
 
 export interface RunningN8n {
 	url: string;
+	/** The n8n process, which leads its own process group (its task runners are in it). */
+	pid: number | undefined;
 	/** Everything the process printed so far. */
 	output(): string;
 	/** SIGTERM to the process group, SIGKILL after a grace period; resolves once it exited. */
@@ -1076,7 +1078,7 @@ export async function startN8n(
 		killGroup(child, 'SIGKILL');
 		await exitedPromise;
 	};
-	return { url, output: () => output, stop, kill };
+	return { url, pid: child.pid, output: () => output, stop, kill };
 }
 
 export interface Session {
@@ -1305,6 +1307,7 @@ export async function startN8nWorker(
 	);
 	return {
 		url,
+		pid: worker.pid,
 		output: worker.output,
 		stop: async () => await worker.stop(),
 		kill: worker.kill,
