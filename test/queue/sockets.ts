@@ -63,6 +63,8 @@ export function connectionOwner(
 	if (clientPort === undefined) return 'unknown';
 	const inode = socketInode(clientPort, serverPort);
 	if (inode === undefined) return 'unknown';
+	// Most often the group's leader (n8n itself) holds it: look there before walking /proc.
+	for (const [leader, name] of groups) if (holdsSocket(String(leader), inode)) return name;
 	for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
 		const group = processGroup(pid);
 		if (group === undefined || !groups.has(group)) continue;
