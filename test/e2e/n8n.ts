@@ -763,11 +763,16 @@ export async function installPackage(
 	}
 }
 
-/** `npm pack` of a package folder (default: this repo) into `destination`; returns the tarball path. */
-export async function packPackage(
-	packageDir = REPO_ROOT,
-	destination = os.tmpdir(),
-): Promise<string> {
+/**
+ * `npm pack` of a package folder (default: this repo) into `destination`; returns the tarball path.
+ * By default into a folder of its own, removed at exit: every checkout packs the same file name,
+ * and in a shared folder another run's pack could replace ours between two installs.
+ */
+export async function packPackage(packageDir = REPO_ROOT, destination?: string): Promise<string> {
+	if (destination === undefined) {
+		destination = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-pack-'));
+		removeAtExit(destination);
+	}
 	const result = await runChecked('npm', ['pack', '--json', '--pack-destination', destination], {
 		cwd: packageDir,
 		env: cleanEnv(),
