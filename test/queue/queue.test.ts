@@ -339,6 +339,14 @@ describe('Business CRM on n8n 2.8.4 in queue mode (main + 2 workers, Redis, Post
 				await waitUntil(`the batch of ${count} to be emitted`, 6 * POLL_MS, async () => {
 					const runs = await finished();
 					return runs !== undefined && emitted(runs).length >= wanted.length ? runs : undefined;
+				}).catch(async (error: Error) => {
+					const runs = await workflowExecutions(cluster, apiKey, workflowId);
+					const polls = sandbox.requests.map(
+						(request, i) => `${request.query.offset}→${request.status} from ${sent[i]?.from}`,
+					);
+					throw new Error(
+						`${error.message}\nexecutions: ${JSON.stringify(runs.map((run) => [run.id, run.status]))}\nrequests: ${polls.join(', ')}\nmain: ${cluster.main.process.output().slice(-3000)}`,
+					);
 				});
 			}
 			// Two more polls, which would emit a customer a second time.
