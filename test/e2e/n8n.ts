@@ -766,11 +766,16 @@ export async function installPackage(
 	}
 }
 
-/** `npm pack` of a package folder (default: this repo) into `destination`; returns the tarball path. */
-export async function packPackage(
-	packageDir = REPO_ROOT,
-	destination = os.tmpdir(),
-): Promise<string> {
+/**
+ * `npm pack` of a package folder (default: this repo) into `destination`; returns the tarball path.
+ * By default into a folder of its own, removed at exit: every checkout packs the same file name,
+ * and in a shared folder another run's pack could replace ours between two installs.
+ */
+export async function packPackage(packageDir = REPO_ROOT, destination?: string): Promise<string> {
+	if (destination === undefined) {
+		destination = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-pack-'));
+		removeAtExit(destination);
+	}
 	const result = await runChecked('npm', ['pack', '--json', '--pack-destination', destination], {
 		cwd: packageDir,
 		env: cleanEnv(),
@@ -1007,6 +1012,8 @@ export function nodeOutput(
 
 export interface RunningN8n {
 	url: string;
+	/** The n8n process, which leads its own process group (its task runners are in it). */
+	pid: number | undefined;
 	/** Everything the process printed so far. */
 	output(): string;
 	/** SIGTERM to the process group, SIGKILL after a grace period; resolves once it exited. */
@@ -1079,7 +1086,7 @@ export async function startN8n(
 		killGroup(child, 'SIGKILL');
 		await exitedPromise;
 	};
-	return { url, output: () => output, stop, kill };
+	return { url, pid: child.pid, output: () => output, stop, kill };
 }
 
 export interface Session {
@@ -1308,6 +1315,7 @@ export async function startN8nWorker(
 	);
 	return {
 		url,
+		pid: worker.pid,
 		output: worker.output,
 		stop: async () => await worker.stop(),
 		kill: worker.kill,

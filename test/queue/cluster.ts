@@ -23,6 +23,7 @@ import {
 	type Session,
 	type UserFolder,
 	type WorkflowJson,
+	type WorkflowRun,
 } from '../e2e/n8n';
 import { startPostgres, startRedis, type PostgresServer, type RedisServer } from './services';
 
@@ -292,6 +293,50 @@ export async function getExecution(
 		'GET',
 		`/executions/${executionId}`,
 	);
+}
+
+/** Turns a published workflow off (its trigger stops polling); resolves to its `active` flag. */
+export async function deactivateWorkflow(
+	cluster: QueueCluster,
+	workflowId: string,
+): Promise<boolean> {
+	const workflow = await rest<{ active: boolean }>(
+		cluster.url,
+		cluster.session,
+		'POST',
+		`/workflows/${workflowId}/deactivate`,
+		{},
+	);
+	return workflow.active;
+}
+
+/** A key for n8n's public API (`/api/v1`), which returns execution data as plain JSON. */
+export async function createApiKey(cluster: QueueCluster, scopes: string[]): Promise<string> {
+	const created = await rest<{ rawApiKey: string }>(
+		cluster.url,
+		cluster.session,
+		'POST',
+		'/api-keys',
+		{ label: `queue suite ${scopes.join(' ')}`, scopes, expiresAt: null },
+	);
+	return created.rawApiKey;
+}
+
+export type ExecutionWithData = WorkflowRun & { id: string; status: string; mode: string };
+
+/** Every execution of a workflow with its data, oldest first, from the public API. */
+export async function workflowExecutions(
+	cluster: QueueCluster,
+	apiKey: string,
+	workflowId: string,
+): Promise<ExecutionWithData[]> {
+	const response = await fetch(
+		`${cluster.url}/api/v1/executions?workflowId=${workflowId}&includeData=true&limit=250`,
+		{ headers: { 'X-N8N-API-KEY': apiKey } },
+	);
+	if (!response.ok) throw new Error(`GET /api/v1/executions: ${response.status}`);
+	const { data } = (await response.json()) as { data: ExecutionWithData[] };
+	return data.sort((a, b) => Number(a.id) - Number(b.id));
 }
 
 /** The node type as the main loaded it, from `/types/nodes.json` (what the editor reads). */

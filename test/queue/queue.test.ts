@@ -1,12 +1,14 @@
 /**
  * The packed package on n8n 2.8.4 in queue mode: Redis, Postgres, one main and two workers
  * (`n8n worker --concurrency=5`), each n8n process with its own copy of the package, all
- * against the sandbox API over 127.0.0.1. Scenario 5 (the trigger) lives with the trigger.
+ * against the sandbox API over 127.0.0.1.
  */
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import {
 	callWebhook,
+	createApiKey,
 	createCredential,
+	deactivateWorkflow,
 	getExecution,
 	loadedNodeType,
 	publishWorkflow,
@@ -16,11 +18,19 @@ import {
 	type QueueCluster,
 	type QueueProcess,
 	type WebhookReply,
+	workflowExecutions,
+	type ExecutionWithData,
 } from './cluster';
 import { distNodeProperties, skipExistingValues } from './features';
-import { rest } from '../e2e/n8n';
+import { nodeOutput, rest } from '../e2e/n8n';
 import { snapshot, type RedisClient, type RedisEntry } from './redis';
-import { createCustomerWorkflow, importWorkflow, returnAllWorkflow } from './workflows';
+import { connectionOwner } from './sockets';
+import {
+	createCustomerWorkflow,
+	importWorkflow,
+	newCustomerWorkflow,
+	returnAllWorkflow,
+} from './workflows';
 import * as fs from 'node:fs';
 
 const NODE_TYPE = 'n8n-nodes-business-crm.businessCrm';
@@ -29,6 +39,10 @@ const ADD = '/api/business/crm/customer/add';
 const IMPORT_ROWS = 500;
 /** The import is killed once this many of its customers exist. */
 const KILL_AFTER = 150;
+
+/** Scenario 5's poll: every 5 s (n8n refuses a `*` in the seconds field, so they are listed). */
+const POLL_MS = 5_000;
+const EVERY_5_SECONDS = `${Array.from({ length: 12 }, (_, i) => i * 5).join(',')} * * * * *`;
 
 /** Decided when the file loads, so the test list says which variant runs and why. */
 const DIST_SKIP_EXISTING = skipExistingValues(distNodeProperties());
@@ -73,6 +87,14 @@ async function finishedExecution(
 		const execution = await getExecution(cluster, executionId);
 		return ['new', 'running'].includes(execution.status) ? undefined : execution;
 	});
+}
+
+interface Sent {
+	method: string;
+	path: string;
+	offset: string | undefined;
+	/** 'main', 'worker-1', ... or 'unknown'. */
+	from: string;
 }
 
 /** Every value seen in Redis while the suite ran, sampled every 100 ms. */
@@ -223,6 +245,27 @@ describe('Business CRM on n8n 2.8.4 in queue mode (main + 2 workers, Redis, Post
 		burstEmails = calls.map((call) => call.email);
 	});
 
+	/**
+	 * From now until `target.onRequest` is cleared: which n8n process sent each request to
+	 * `target`, asked of the kernel while the request's connection is open.
+	 */
+	function recordSenders(target: Sandbox): Sent[] {
+		const groups = new Map<number, string>();
+		for (const entry of cluster.processes())
+			if (!entry.ended && entry.process.pid !== undefined)
+				groups.set(entry.process.pid, entry.name);
+		const sent: Sent[] = [];
+		target.onRequest = (entry, client) => {
+			sent.push({
+				method: entry.method,
+				path: entry.path,
+				offset: entry.query.offset,
+				from: connectionOwner(client.port, target.port, groups),
+			});
+		};
+		return sent;
+	}
+
 	it('scenario 2: Return All of 10,000 customers on a worker: every customer once, in ceil(N/100) = 100 requests', async () => {
 		const bigCredential = await createCredential(cluster, {
 			name: 'Business CRM (10,000 customers)',
@@ -237,7 +280,10 @@ describe('Business CRM on n8n 2.8.4 in queue mode (main + 2 workers, Redis, Post
 		await publishWorkflow(cluster, returnAllWorkflow(path, bigCredential));
 		bigSandbox.clearLog();
 
-		const reply = await callWebhook(cluster, path, {});
+		const sent = recordSenders(bigSandbox);
+		const reply = await callWebhook(cluster, path, {}).finally(() => {
+			bigSandbox.onRequest = undefined;
+		});
 		expect(reply.status).toBe(200);
 		const ids = (reply.body as { ids: string[] }).ids;
 		expect(ids).toHaveLength(10_000);
@@ -250,7 +296,92 @@ describe('Business CRM on n8n 2.8.4 in queue mode (main + 2 workers, Redis, Post
 		expect(pages.every((request) => request.status === 200 && request.query.limit === '100')).toBe(
 			true,
 		);
-		expect(cluster.workerOf(reply.executionId ?? '')?.name).toMatch(/^worker-/);
+		const worker = cluster.workerOf(reply.executionId ?? '')?.name;
+		expect(worker).toMatch(/^worker-/);
+		// The kernel names the same process as the worker's log: the check scenario 5 relies on.
+		expect(sent.map((request) => request.from)).toEqual(pages.map(() => worker));
+	});
+
+	it('scenario 5: the Business CRM Trigger polls on the main only (every request to the API comes from its process), its executions run on the workers, and customers added in 4 batches are each emitted once', async () => {
+		expect(
+			cluster
+				.workers()
+				.map((worker) => worker.name)
+				.sort(),
+		).toEqual(['worker-1', 'worker-2']);
+		const apiKey = await createApiKey(cluster, ['execution:read', 'execution:list']);
+		const sent = recordSenders(sandbox);
+
+		const before = sandbox.addCustomers(5);
+		const batches: Array<typeof before> = [];
+		let workflowId = '';
+		let quietRequests = 0;
+		let stillActive: boolean | undefined;
+		const emitted = (runs: ExecutionWithData[]) =>
+			runs.flatMap((run) => nodeOutput(run, 'New Customer').map((customer) => customer.id));
+		const finished = async () => {
+			const runs = await workflowExecutions(cluster, apiKey, workflowId);
+			return runs.every((run) => !['new', 'running', 'waiting'].includes(run.status))
+				? runs
+				: undefined;
+		};
+		try {
+			workflowId = await publishWorkflow(cluster, newCustomerWorkflow(credential, EVERY_5_SECONDS));
+			// The activation's poll read the list and only recorded the 5 customers already there.
+			expect(sent[0]).toEqual({ method: 'GET', path: CUSTOMERS, offset: '0', from: 'main' });
+			expect(await workflowExecutions(cluster, apiKey, workflowId)).toEqual([]);
+
+			// Each batch waits for the poll that finds it, so each poll finds exactly one batch;
+			// the batch of 150 is read in two pages.
+			for (const count of [3, 1, 150, 2]) {
+				batches.push(sandbox.addCustomers(count));
+				const wanted = batches.flat().map((customer) => customer.id);
+				await waitUntil(`the batch of ${count} to be emitted`, 6 * POLL_MS, async () => {
+					const runs = await finished();
+					return runs !== undefined && emitted(runs).length >= wanted.length ? runs : undefined;
+				}).catch(async (error: Error) => {
+					const runs = await workflowExecutions(cluster, apiKey, workflowId);
+					const polls = sandbox.requests.map(
+						(request, i) => `${request.query.offset}→${request.status} from ${sent[i]?.from}`,
+					);
+					throw new Error(
+						`${error.message}\nexecutions: ${JSON.stringify(runs.map((run) => [run.id, run.status]))}\nrequests: ${polls.join(', ')}\nmain: ${cluster.main.process.output().slice(-3000)}`,
+					);
+				});
+			}
+			// Two more polls, which would emit a customer a second time.
+			const atQuietStart = sent.length;
+			await sleep(2 * POLL_MS + 1_000);
+			quietRequests = sent.length - atQuietStart;
+		} finally {
+			// Off again, so the scenarios after this one start no trigger executions.
+			if (workflowId !== '') stillActive = await deactivateWorkflow(cluster, workflowId);
+			sandbox.onRequest = undefined;
+		}
+		expect(stillActive).toBe(false);
+
+		// Every request to the API came from the main's process: the workers polled nothing and,
+		// running No Operation, sent nothing.
+		expect(sent.filter((request) => request.from !== 'main')).toEqual([]);
+		expect(sent.every((request) => request.method === 'GET' && request.path === CUSTOMERS)).toBe(
+			true,
+		);
+		expect(quietRequests).toBeGreaterThanOrEqual(2);
+
+		const runs = await waitUntil('the executions to end', 30_000, finished);
+		expect(runs).toHaveLength(batches.length);
+		runs.forEach((run, i) => {
+			expect(run).toMatchObject({ status: 'success', mode: 'trigger' });
+			expect(nodeOutput(run, 'New Customer')).toEqual(batches[i]);
+			expect(nodeOutput(run, 'Received')).toEqual(batches[i]);
+			// Enqueued by the main, run by a worker.
+			expect(cluster.main.process.output()).toContain(`Enqueued execution ${run.id} (`);
+			expect(cluster.workerOf(run.id)?.name).toMatch(/^worker-[12]$/);
+		});
+		const ids = emitted(runs);
+		expect(ids).toEqual(batches.flat().map((customer) => customer.id));
+		expect(new Set(ids).size).toBe(156);
+		expect(ids.some((id) => before.some((customer) => customer.id === id))).toBe(false);
 	});
 
 	/** Posts 500 rows to the import workflow and SIGKILLs the worker running it mid-way. */

@@ -1,11 +1,13 @@
 /**
- * The workflows the queue-mode suite publishes: each starts with a Webhook, so the main receives
- * the call and a worker runs the execution, and each answers with its execution id in an
- * `X-Execution-Id` header, so a test can tell which worker ran it.
+ * The workflows the queue-mode suite publishes: most start with a Webhook, so the main receives
+ * the call and a worker runs the execution, and answer with their execution id in an
+ * `X-Execution-Id` header, so a test can tell which worker ran it. Scenario 5's starts with the
+ * Business CRM Trigger, which the main polls.
  */
 import type { WorkflowJson } from '../e2e/n8n';
 
 const NODE_TYPE = 'n8n-nodes-business-crm.businessCrm';
+const TRIGGER_TYPE = 'n8n-nodes-business-crm.businessCrmTrigger';
 
 interface CredentialRef {
 	id: string;
@@ -158,5 +160,39 @@ export function importWorkflow(
 			},
 		],
 		connections: chain('Webhook', 'Accepted', 'Rows', 'Add Customer'),
+	};
+}
+
+/**
+ * Scenario 5: Business CRM Trigger (New Customer, polled on `cron`) → No Operation, so the
+ * worker that runs an execution runs a node of its own on the customers the main's poll found.
+ */
+export function newCustomerWorkflow(credential: CredentialRef, cron: string): WorkflowJson {
+	return {
+		name: 'Queue: new customers (trigger)',
+		nodes: [
+			{
+				id: 'queue-trigger-new-customer',
+				name: 'New Customer',
+				type: TRIGGER_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {
+					pollTimes: { item: [{ mode: 'custom', cronExpression: cron }] },
+					event: 'newCustomer',
+					options: {},
+				},
+				credentials: { businessCrmApi: credential },
+			},
+			{
+				id: 'queue-trigger-received',
+				name: 'Received',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: {},
+			},
+		],
+		connections: chain('New Customer', 'Received'),
 	};
 }

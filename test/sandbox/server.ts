@@ -186,8 +186,12 @@ export interface Sandbox {
 	resetFaults(): void;
 	setBusinessListShape(s: BusinessListShape): void;
 	/** If set, called (and awaited) for every request after its body is read and before anything
-	 *  else happens to it: lets a test insert customers in the middle of a paginated read. */
-	onRequest?: (entry: RequestLogEntry) => void | Promise<void>;
+	 *  else happens to it: lets a test insert customers in the middle of a paginated read, or find
+	 *  the process that sent it from the client's port (its connection is open while this runs). */
+	onRequest?: (
+		entry: RequestLogEntry,
+		client: { port: number | undefined },
+	) => void | Promise<void>;
 	/** Replace the customers (in place, same array) with n generated ones. */
 	seedCustomers(n: number): void;
 	/**
@@ -804,7 +808,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		entry.body = parseForLog(body.text);
 
 		try {
-			if (sandbox.onRequest) await sandbox.onRequest(entry);
+			if (sandbox.onRequest) await sandbox.onRequest(entry, { port: req.socket.remotePort });
 
 			const firing = firingFaults(method, pathname);
 			if (firing.has('dropConnection')) {
