@@ -276,6 +276,21 @@ describe('nothing lost, nothing twice', () => {
 		expect(takeRequests()).toEqual([[N + 149, 100, 200]]);
 	});
 
+	it('a poll that starts while the previous one still reads emits nothing twice', async () => {
+		// n8n starts a scheduled poll without waiting for the one before.
+		const trigger = await activated();
+		const added = sandbox.addCustomers(5);
+		sandbox.setFaults({ slow: { path: CUSTOMERS, delayMs: 500 } });
+		// The harness collects what either poll emits into the outcome of the latest one.
+		const outcomes = new Set(await Promise.all([trigger.poll(), trigger.poll()]));
+		expect(outcomes.size).toBe(1);
+		expectEmitted([...outcomes][0], added);
+		// Only the first poll read the list.
+		expect(takeRequests()).toEqual([[N - 1, 100, 200]]);
+		sandbox.resetFaults();
+		expectEmitted(await trigger.poll(), []);
+	});
+
 	it('customers added while n8n was stopped are emitted once by the first poll after the restart', async () => {
 		const trigger = await activated();
 		const beforeStop = sandbox.addCustomers(2);

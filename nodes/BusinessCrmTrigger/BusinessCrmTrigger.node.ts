@@ -11,6 +11,14 @@ import { forgetCredentialSecrets } from '../BusinessCrm/shared/transport';
 import { newCustomers } from './newCustomers';
 import { newestCustomer } from './newestCustomer';
 
+/**
+ * The activated triggers (workflow and node) whose poll is still reading. n8n starts a scheduled
+ * poll without waiting for the one before (a slow API, retries after 429s, or two Poll Times that
+ * fire together), and two polls starting from the same state would emit the same customers. Keyed
+ * by ids, not by the static data object: n8n-core 2.41 gives each poll its own staged copy.
+ */
+const pollsInProgress = new Set<string>();
+
 export class BusinessCrmTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Business CRM Trigger',
@@ -79,8 +87,20 @@ export class BusinessCrmTrigger implements INodeType {
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		forgetCredentialSecrets(this);
-		const customers =
-			this.getMode() === 'manual' ? await newestCustomer(this) : await newCustomers(this);
+		let customers;
+		if (this.getMode() === 'manual') {
+			customers = await newestCustomer(this);
+		} else {
+			const trigger = `${this.getWorkflow().id ?? ''}\n${this.getNode().id}`;
+			// The poll still reading will emit whatever this one would have found.
+			if (pollsInProgress.has(trigger)) return null;
+			pollsInProgress.add(trigger);
+			try {
+				customers = await newCustomers(this);
+			} finally {
+				pollsInProgress.delete(trigger);
+			}
+		}
 		return customers.length > 0 ? [this.helpers.returnJsonArray(customers)] : null;
 	}
 }
