@@ -170,7 +170,19 @@ describe('node description', () => {
 		expect(Object.fromEntries(options.map((o) => [o.name, o.default]))).toEqual({
 			maxRetries: DEFAULT_RETRY_POLICY.maxRetries,
 			maxRetryWait: DEFAULT_RETRY_POLICY.maxWaitMs / 1000,
+			skipExisting: 'email',
 		});
+		const skip = options.find((o) => o.name === 'skipExisting') as INodeProperties;
+		expect(skip).toMatchObject({
+			displayName: 'Skip Existing',
+			type: 'options',
+			displayOptions: { show: { '/resource': ['customer'], '/operation': ['create'] } },
+		});
+		expect(skip.options?.map((o) => (o as { value: string }).value)).toEqual([
+			'email',
+			'phone',
+			'name',
+		]);
 	});
 });
 
