@@ -66,6 +66,7 @@ describe('node description', () => {
 			'lastName',
 			'returnAll',
 			'limit',
+			'filters',
 			'options',
 			'requestOptions',
 		]);
@@ -158,6 +159,20 @@ describe('node description', () => {
 		expect(Object.keys(shape)).toEqual(['email']);
 		await tool.invoke({ email: 'ada@example.com' });
 		expect(calls).toEqual([{ email: 'ada@example.com' }]);
+	});
+
+	it('filters Get Many customers by a Business picked as everywhere else, not required', () => {
+		const filters = property('filters', 'getAll');
+		expect(filters).toMatchObject({ type: 'collection', default: {} });
+		expect(filters.displayOptions?.show?.resource).toEqual(['customer']);
+		const [business] = filters.options as INodeProperties[];
+		expect(business).toMatchObject({
+			name: 'businessId',
+			type: 'resourceLocator',
+			required: false,
+			default: { mode: 'list', value: '' },
+		});
+		expect(business.modes).toEqual(businessIdLocator.modes);
 	});
 
 	it('documents Limit as n8n expects and keeps the retry defaults in sync with the code', () => {
