@@ -16,6 +16,8 @@
  *  5. How time and memory grow from 10,000 to 100,000 customers.
  *  6. The Business CRM Trigger: requests and time of a poll at 10,000 and 100,000 customers
  *     (trigger.ts; 10,000 only with --quick).
+ *  7. Bulk imports: Customer › Find, Skip Existing on a re-run, and Create under a rate limit
+ *     (bulk.ts).
  * Node runs and bare runs alternate against the same server, so a drift in the machine's speed
  * hits both sides of every ratio. The table goes to stdout and to benchmarks/results.md.
  */
@@ -39,6 +41,7 @@ import {
 } from './lib';
 import { compareInRealN8n, REAL_N8N_CUSTOMERS, type RealN8nTiming } from './real-n8n';
 import { benchTrigger } from './trigger';
+import { benchBulk } from './bulk';
 
 const QUICK = process.argv.includes('--quick');
 const REAL_N8N = !QUICK && !process.argv.includes('--no-n8n');
@@ -373,6 +376,9 @@ async function main(): Promise<void> {
 
 		const trigger = await benchTrigger(sandbox, RUNS, QUICK ? [10_000] : [10_000, 100_000]);
 		print(...trigger.lines);
+
+		const bulk = await benchBulk(RUNS);
+		print(...bulk.lines);
 
 		writeFileSync(RESULTS_FILE, `${lines.join('\n')}\n`);
 		console.log(`Written to ${RESULTS_FILE}`);

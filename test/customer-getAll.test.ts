@@ -1,6 +1,6 @@
 import { startSandbox, type Sandbox } from './sandbox/server';
 import { runNode } from './helpers/harness';
-import { credentialsFor, requestsTo } from './helpers/fixtures';
+import { byId, credentialsFor, requestsTo } from './helpers/fixtures';
 
 const CUSTOMERS = '/api/public/v1/customers';
 
@@ -110,5 +110,63 @@ describe('Customer › Get Many', () => {
 		const { items, error } = await getMany({ returnAll: false, limit: 5 });
 		expect(error).toBeUndefined();
 		expect(items).toEqual([]);
+	});
+
+	describe('Filters › Business', () => {
+		const ofBusiness = (index: number) =>
+			sandbox.customers.filter((c) => c.businessId === sandbox.businesses[index].id);
+		const filtered = (index: number, parameters: Record<string, unknown>) =>
+			getMany({ filters: { businessId: byId(sandbox.businesses[index].id) }, ...parameters });
+
+		it('Return All gives every customer of the business, in list order, in ceil(N/100) requests', async () => {
+			sandbox.seedCustomers(250);
+			const { items, error } = await filtered(1, { returnAll: true });
+			expect(error).toBeUndefined();
+			expect(items.map((item) => item.json)).toEqual(ofBusiness(1));
+			expect(items).toHaveLength(83);
+			expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(3);
+		});
+
+		it('Limit counts the customers of the business and reads only the pages it needs', async () => {
+			sandbox.seedCustomers(300);
+			const five = await filtered(0, { returnAll: false, limit: 5 });
+			expect(five.items.map((item) => item.json)).toEqual(ofBusiness(0).slice(0, 5));
+			expect(requestsTo(sandbox, CUSTOMERS).map((r) => r.query)).toEqual([
+				{ limit: '100', offset: '0' },
+			]);
+			sandbox.clearLog();
+			// 34 of the first 100 customers belong to business 0: the 40th is on the second page.
+			const forty = await filtered(0, { returnAll: false, limit: 40 });
+			expect(forty.items.map((item) => item.json)).toEqual(ofBusiness(0).slice(0, 40));
+			expect(requestsTo(sandbox, CUSTOMERS).map((r) => r.query)).toEqual([
+				{ limit: '100', offset: '0' },
+				{ limit: '100', offset: '100' },
+			]);
+		});
+
+		it('Limit above the matches gives them all, ending where the list ends', async () => {
+			sandbox.seedCustomers(250);
+			const { items } = await filtered(2, { returnAll: false, limit: 500 });
+			expect(items.map((item) => item.json)).toEqual(ofBusiness(2));
+			expect(requestsTo(sandbox, CUSTOMERS).map((r) => r.query.offset)).toEqual([
+				'0',
+				'100',
+				'200',
+			]);
+		});
+
+		it('trims the business ID; a business without customers gives no item; no filter gives all', async () => {
+			sandbox.seedCustomers(30);
+			const trimmed = await getMany({
+				returnAll: true,
+				filters: { businessId: byId(`  ${sandbox.businesses[1].id} `) },
+			});
+			expect(trimmed.items.map((item) => item.json)).toEqual(ofBusiness(1));
+			const none = await getMany({ returnAll: true, filters: { businessId: byId('biz_unknown') } });
+			expect(none.error).toBeUndefined();
+			expect(none.items).toEqual([]);
+			const empty = await getMany({ returnAll: true, filters: { businessId: byId('') } });
+			expect(empty.items).toHaveLength(30);
+		});
 	});
 });

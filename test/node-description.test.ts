@@ -46,7 +46,7 @@ describe('node description', () => {
 			]);
 		expect(operations).toEqual([
 			[['business'], ['get', 'getAll']],
-			[['customer'], ['create', 'getAll']],
+			[['customer'], ['create', 'find', 'getAll']],
 		]);
 		expect(description.properties.map((p) => p.name)).toEqual([
 			'resource',
@@ -59,8 +59,14 @@ describe('node description', () => {
 			'firstName',
 			'lastName',
 			'additionalFields',
+			'findBy',
+			'email',
+			'phone',
+			'firstName',
+			'lastName',
 			'returnAll',
 			'limit',
+			'filters',
 			'options',
 			'requestOptions',
 		]);
@@ -81,6 +87,7 @@ describe('node description', () => {
 			['business', 'get', 'Get a business in Business CRM'],
 			['business', 'getAll', 'Get many businesses in Business CRM'],
 			['customer', 'create', 'Create a customer in Business CRM'],
+			['customer', 'find', 'Find customers in Business CRM'],
 			['customer', 'getAll', 'Get many customers in Business CRM'],
 		];
 		for (const [resource, operation, expected] of cases) {
@@ -117,6 +124,57 @@ describe('node description', () => {
 		expect(calls).toEqual([{ businessId: 'biz_1', firstName: 'Ada', lastName: 'Lovelace' }]);
 	});
 
+	it('lets a model fill Find by email through $fromAI, told what to pass', async () => {
+		const findBy = property('findBy', 'find');
+		expect(findBy).toMatchObject({ type: 'options', default: 'email' });
+		expect(findBy.options?.map((o) => (o as { value: string }).value)).toEqual([
+			'email',
+			'phone',
+			'name',
+		]);
+		const operation = description.properties
+			.filter((p) => p.name === 'operation')[1]
+			.options?.find((o) => (o as { value: string }).value === 'find') as {
+			action: string;
+			description: string;
+		};
+		expect(operation.action).toBe('Find customers');
+		expect(operation.description).toMatch(/email, phone number, or first and last name/);
+		const calls: unknown[] = [];
+		const { response: tool } = createNodeAsTool({
+			node: node({
+				resource: 'customer',
+				operation: 'find',
+				findBy: 'email',
+				email: "={{ $fromAI('email', 'Email address of the customer', 'string') }}",
+			}),
+			nodeType,
+			handleToolInvocation: async (args: unknown) => {
+				calls.push(args);
+				return 'ok';
+			},
+		});
+		expect(tool.description).toBe('Find customers in Business CRM');
+		const shape = (tool.schema as unknown as { shape: Record<string, unknown> }).shape;
+		expect(Object.keys(shape)).toEqual(['email']);
+		await tool.invoke({ email: 'ada@example.com' });
+		expect(calls).toEqual([{ email: 'ada@example.com' }]);
+	});
+
+	it('filters Get Many customers by a Business picked as everywhere else, not required', () => {
+		const filters = property('filters', 'getAll');
+		expect(filters).toMatchObject({ type: 'collection', default: {} });
+		expect(filters.displayOptions?.show?.resource).toEqual(['customer']);
+		const [business] = filters.options as INodeProperties[];
+		expect(business).toMatchObject({
+			name: 'businessId',
+			type: 'resourceLocator',
+			required: false,
+			default: { mode: 'list', value: '' },
+		});
+		expect(business.modes).toEqual(businessIdLocator.modes);
+	});
+
 	it('documents Limit as n8n expects and keeps the retry defaults in sync with the code', () => {
 		expect(property('limit', 'getAll')).toMatchObject({
 			default: 50,
@@ -127,7 +185,19 @@ describe('node description', () => {
 		expect(Object.fromEntries(options.map((o) => [o.name, o.default]))).toEqual({
 			maxRetries: DEFAULT_RETRY_POLICY.maxRetries,
 			maxRetryWait: DEFAULT_RETRY_POLICY.maxWaitMs / 1000,
+			skipExisting: 'email',
 		});
+		const skip = options.find((o) => o.name === 'skipExisting') as INodeProperties;
+		expect(skip).toMatchObject({
+			displayName: 'Skip Existing',
+			type: 'options',
+			displayOptions: { show: { '/resource': ['customer'], '/operation': ['create'] } },
+		});
+		expect(skip.options?.map((o) => (o as { value: string }).value)).toEqual([
+			'email',
+			'phone',
+			'name',
+		]);
 	});
 });
 

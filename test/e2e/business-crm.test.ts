@@ -93,7 +93,11 @@ describe('Business CRM in a real n8n', () => {
 		const { success, run } = await execute(workflow);
 		expect(success).toBe(true);
 
-		const added = nodeOutput(run, 'Added');
+		// The example creates with Skip Existing by email: each item wraps the customer.
+		const added = nodeOutput(run, 'Added').map((item) => {
+			expect(item.skipped).toBe(false);
+			return item.customer as Record<string, unknown>;
+		});
 		expect(added.map((c) => [c.firstName, c.company ?? null, c.businessId])).toEqual([
 			['Ada', 'Analytical Engines', businessId],
 			['Edsger', null, businessId],

@@ -83,5 +83,23 @@ export const retryOptions: INodeProperties = {
 			description:
 				'The longest one request may wait in all for the rate limit. If the API asks for a longer wait, the node stops with an error that says so.',
 		},
+		{
+			displayName: 'Skip Existing',
+			name: 'skipExisting',
+			type: 'options',
+			default: 'email',
+			displayOptions: { show: { '/resource': ['customer'], '/operation': ['create'] } },
+			description:
+				'Create nothing when a customer with the same key exists or was created earlier in this run; output the existing one instead, as {skipped: true, matchedOn, customer}. Rows whose key is empty are created as usual. Costs one read of the customer list per run.',
+			options: [
+				{ name: 'Email', value: 'email', description: 'Trimmed, compared without regard to case' },
+				{ name: 'Phone', value: 'phone', description: 'Compared by its digits alone' },
+				{
+					name: 'First and Last Name',
+					value: 'name',
+					description: 'Both names, each trimmed and compared without regard to case',
+				},
+			],
+		},
 	],
 };

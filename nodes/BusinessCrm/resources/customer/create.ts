@@ -4,9 +4,10 @@ import type {
 	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
+import { customerIndex, recordKey, type MatchKey } from '../../shared/customerIndex';
 import { businessIdLocator } from '../../shared/descriptions';
 import { inputError } from '../../shared/errors';
-import { runOperation } from '../../shared/operation';
+import { runOperation, type OperationHandler } from '../../shared/operation';
 import { extractRecord } from '../../shared/output';
 import { apiReply } from '../../shared/transport';
 import { businessId, requiredText, retryPolicy } from '../../shared/validation';
@@ -132,6 +133,46 @@ function createdWithoutBody(body: IDataObject, location: unknown): IDataObject {
 	return record;
 }
 
+/** Options › Skip Existing: what to match on, or undefined to create as usual. */
+function skipExistingKey(ctx: IExecuteSingleFunctions): MatchKey | undefined {
+	const options = ctx.getNodeParameter('options', {}) as IDataObject;
+	const raw = options.skipExisting;
+	if (raw === undefined || raw === null || raw === '') return undefined;
+	if (raw === 'email' || raw === 'phone' || raw === 'name') return raw;
+	throw inputError(
+		ctx,
+		`Skip Existing must be email, phone or name, not ${JSON.stringify(raw) ?? String(raw)}`,
+		'Pick Email, Phone or First and Last Name under Options › Skip Existing, or remove the option.',
+		ctx.getItemIndex(),
+	);
+}
+
+/**
+ * Options › Skip Existing around the Create. The output wraps the record so that the mark cannot
+ * collide with the record's own fields (a customer may carry any field name, `skipped` included).
+ */
+function withSkipExisting(create: OperationHandler): OperationHandler {
+	return async function (request) {
+		const kind = skipExistingKey(this);
+		if (kind === undefined) return await create.call(this, request);
+		const key = recordKey(customerBody(this), kind);
+		const index = await customerIndex(this, retryPolicy(this));
+		const created = async () => (await create.call(this, request))[0];
+		if (key === '') return [{ skipped: false, customer: await created() }];
+		// One key at a time: a second row with this key waits for the first row's Create.
+		return await index.oneAtATime(kind, key, async () => {
+			const [existing] = index.find(kind, key);
+			if (existing) return [{ skipped: true, matchedOn: kind, customer: existing }];
+			const customer = await created();
+			index.add(customer, { kind, key });
+			return [{ skipped: false, customer }];
+		});
+	};
+}
+
+/** Create's routing function: the request as before, with Skip Existing around it. */
+const runCreate = (create: OperationHandler) => runOperation(withSkipExisting(create));
+
 export const customerCreateOperation: INodePropertyOptions = {
 	name: 'Create',
 	value: 'create',
@@ -141,7 +182,7 @@ export const customerCreateOperation: INodePropertyOptions = {
 		request: { method: 'POST', url: '/api/business/crm/customer/add' },
 		send: { paginate: true },
 		operations: {
-			pagination: runOperation(async function (request) {
+			pagination: runCreate(async function (request) {
 				const body = customerBody(this);
 				const reply = await apiReply(this, {
 					what: 'Create customer',

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { customerCreateDescription, customerCreateOperation } from './create';
+import { customerFindDescription, customerFindOperation } from './find';
 import { customerGetManyDescription, customerGetManyOperation } from './getAll';
 
 export const customerDescription: INodeProperties[] = [
@@ -9,9 +10,10 @@ export const customerDescription: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['customer'] } },
-		options: [customerCreateOperation, customerGetManyOperation],
+		options: [customerCreateOperation, customerFindOperation, customerGetManyOperation],
 		default: 'create',
 	},
 	...customerCreateDescription,
+	...customerFindDescription,
 	...customerGetManyDescription,
 ];

@@ -1,0 +1,133 @@
+import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
+import { readList } from './pagination';
+import type { RetryPolicy } from './transport';
+
+/** What Find and Skip Existing match on; the values are saved in workflows. */
+export type MatchKey = 'email' | 'phone' | 'name';
+
+export const MATCH_KEY_NAMES: Record<MatchKey, string> = {
+	email: 'Email',
+	phone: 'Phone',
+	name: 'First and Last Name',
+};
+
+function text(value: unknown): string {
+	if (typeof value === 'string') return value;
+	if (typeof value === 'number') return String(value);
+	return '';
+}
+
+/** Email trimmed and in lower case. */
+export function emailKey(email: unknown): string {
+	return text(email).trim().toLowerCase();
+}
+
+/** Phone by its digits alone, so "+1 (555) 010-0199" and "15550100199" are one number. */
+export function phoneKey(phone: unknown): string {
+	return text(phone).replace(/\D/g, '');
+}
+
+/** First and last name, each trimmed and in lower case; empty unless both are given. */
+export function nameKey(firstName: unknown, lastName: unknown): string {
+	const first = text(firstName).trim().toLowerCase();
+	const last = text(lastName).trim().toLowerCase();
+	// A separator no name holds, so "Ann Lee"+"Smith" and "Ann"+"Lee Smith" stay apart.
+	return first === '' || last === '' ? '' : `${first}\u0000${last}`;
+}
+
+/** The key of a customer record (or of the fields about to be sent) for one kind of match. */
+export function recordKey(record: IDataObject, kind: MatchKey): string {
+	if (kind === 'email') return emailKey(record.email);
+	if (kind === 'phone') return phoneKey(record.phone);
+	return nameKey(record.firstName, record.lastName);
+}
+
+const KINDS: MatchKey[] = ['email', 'phone', 'name'];
+
+/**
+ * The organization's customers by email, phone and name, read once per node run. The API has no
+ * search, so this is the only way to look a customer up without one list read per input item.
+ */
+export class CustomerIndex {
+	private readonly byKind = new Map<MatchKey, Map<string, IDataObject[]>>(
+		KINDS.map((kind) => [kind, new Map()]),
+	);
+	/** Per key, the Create in progress, so that two rows of one run with one key create once. */
+	private readonly pending = new Map<string, Promise<unknown>>();
+
+	constructor(customers: IDataObject[]) {
+		for (const customer of customers) this.add(customer);
+	}
+
+	add(customer: IDataObject, extra?: { kind: MatchKey; key: string }): void {
+		for (const kind of KINDS) this.put(kind, recordKey(customer, kind), customer);
+		if (extra && extra.key !== recordKey(customer, extra.kind)) {
+			this.put(extra.kind, extra.key, customer);
+		}
+	}
+
+	private put(kind: MatchKey, key: string, customer: IDataObject): void {
+		if (key === '') return;
+		const map = this.byKind.get(kind) as Map<string, IDataObject[]>;
+		const list = map.get(key);
+		if (list) list.push(customer);
+		else map.set(key, [customer]);
+	}
+
+	/** The customers with this key, in list order; empty for an empty key. */
+	find(kind: MatchKey, key: string): IDataObject[] {
+		if (key === '') return [];
+		return this.byKind.get(kind)?.get(key) ?? [];
+	}
+
+	/** Runs `task` after every earlier task of the same key has ended, failed ones included. */
+	async oneAtATime<T>(kind: MatchKey, key: string, task: () => Promise<T>): Promise<T> {
+		const id = `${kind}:${key}`;
+		const before = this.pending.get(id) ?? Promise.resolve();
+		const run = before.then(task, task);
+		const settled = run.then(
+			() => undefined,
+			() => undefined,
+		);
+		this.pending.set(id, settled);
+		try {
+			return await run;
+		} finally {
+			if (this.pending.get(id) === settled) this.pending.delete(id);
+		}
+	}
+}
+
+// Keyed by the run's execute data, as the request gate is: every item of one node run shares it.
+const indexes = new WeakMap<object, Promise<CustomerIndex>>();
+
+/**
+ * The run's customer index; the first item to ask reads the list (ceil(N/100) requests), the
+ * others wait for that read. A failed read is not retried by later items of the run: the list
+ * read already retries what can be retried, and each item reports the failure.
+ */
+export async function customerIndex(
+	ctx: IExecuteSingleFunctions,
+	policy: RetryPolicy,
+): Promise<CustomerIndex> {
+	const run = ctx.getExecuteData();
+	let index = indexes.get(run);
+	if (!index) {
+		index = readList(ctx, {
+			what: 'Read the customer list',
+			options: {
+				method: 'GET',
+				url: '/api/public/v1/customers',
+				headers: { Accept: 'application/json' },
+			},
+			listKeys: ['customers'],
+			idKeys: ['id'],
+			wanted: Infinity,
+			pagedFromStart: true,
+			policy,
+			itemIndex: ctx.getItemIndex(),
+		}).then((customers) => new CustomerIndex(customers));
+		indexes.set(run, index);
+	}
+	return await index;
+}

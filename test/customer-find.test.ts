@@ -1,0 +1,109 @@
+import { startSandbox, type Sandbox } from './sandbox/server';
+import { runNode } from './helpers/harness';
+import { credentialsFor, requestsTo } from './helpers/fixtures';
+
+const CUSTOMERS = '/api/public/v1/customers';
+
+describe('Customer › Find', () => {
+	let sandbox: Sandbox;
+	beforeAll(async () => {
+		sandbox = await startSandbox({ businesses: 2 });
+	});
+	afterAll(async () => await sandbox.close());
+	beforeEach(() => {
+		sandbox.clearLog();
+		sandbox.seedCustomers(250);
+	});
+
+	const find = (
+		parameters: Record<string, unknown>,
+		items?: Array<Record<string, unknown>>,
+		onError?: 'continueRegularOutput',
+	) =>
+		runNode({
+			credentials: credentialsFor(sandbox),
+			parameters: { resource: 'customer', operation: 'find', ...parameters },
+			items: items as never,
+			onError,
+		});
+
+	it('reads the list once per run for all items, and pairs each match with the item that asked', async () => {
+		const wanted = [sandbox.customers[3], sandbox.customers[120], sandbox.customers[249]];
+		const { items, error } = await find(
+			{ findBy: 'email', email: '={{ $json.email }}' },
+			wanted.map((customer) => ({ email: customer.email })),
+		);
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json)).toEqual(wanted);
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		// 250 customers: 3 pages, read once although three items asked.
+		expect(requestsTo(sandbox, CUSTOMERS).map((request) => request.query)).toEqual([
+			{ limit: '100', offset: '0' },
+			{ limit: '100', offset: '100' },
+			{ limit: '100', offset: '200' },
+		]);
+		expect(sandbox.requests).toHaveLength(3);
+	});
+
+	it('normalises keys: email trimmed and case-blind, phone by digits, names trimmed and case-blind', async () => {
+		const target = sandbox.customers[7];
+		target.email = 'Grace.Hopper@Example.com';
+		target.phone = '15550100199';
+		target.firstName = 'Grace';
+		target.lastName = 'Hopper';
+		const byEmail = await find({ findBy: 'email', email: '  grace.hopper@EXAMPLE.COM ' });
+		const byPhone = await find({ findBy: 'phone', phone: '+1 (555) 010-0199' });
+		const byName = await find({ findBy: 'name', firstName: ' grace', lastName: 'HOPPER  ' });
+		for (const result of [byEmail, byPhone, byName]) {
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((item) => item.json.id)).toEqual([target.id]);
+		}
+		// A name is both names: the same first name with another last name is no match.
+		const other = await find({ findBy: 'name', firstName: 'Grace', lastName: 'Hoppers' });
+		expect(other.items).toEqual([]);
+	});
+
+	it('gives every matching customer, in list order', async () => {
+		const [first, second] = [sandbox.customers[10], sandbox.customers[200]];
+		second.email = ` ${String(first.email).toUpperCase()} `;
+		const { items } = await find({ findBy: 'email', email: String(first.email) });
+		expect(items.map((item) => item.json.id)).toEqual([first.id, second.id]);
+	});
+
+	it('gives no item when nothing matches, and still reads the list only once', async () => {
+		const { items, error } = await find({ findBy: 'email', email: '={{ $json.email }}' }, [
+			{ email: 'nobody@example.com' },
+			{ email: 'noone@example.com' },
+		]);
+		expect(error).toBeUndefined();
+		expect(items).toEqual([]);
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(3);
+	});
+
+	it('refuses an empty search value on the item it came from, without reading the list', async () => {
+		const { items, error } = await find(
+			{ findBy: 'phone', phone: '={{ $json.phone }}' },
+			[{ phone: 'n/a' }, { phone: sandbox.customers[0].phone }],
+			'continueRegularOutput',
+		);
+		expect(error).toBeUndefined();
+		expect(items[0].json.error).toMatch(/^Phone has no digits to search for\. Enter the phone/);
+		expect(items[0].pairedItem).toEqual({ item: 0 });
+		expect(items[1].json.id).toBe(sandbox.customers[0].id);
+		expect(items[1].pairedItem).toEqual({ item: 1 });
+	});
+
+	it('stops with a clear error when the list cannot be read', async () => {
+		sandbox.setFaults({ serverError: { path: CUSTOMERS, status: 500 } });
+		try {
+			const { error } = await find(
+				{ findBy: 'email', email: 'a@example.com', options: { maxRetries: 0 } },
+				[{}, {}],
+			);
+			expect(error?.message).toMatch(/^Read the customer list failed/);
+			expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(1);
+		} finally {
+			sandbox.resetFaults();
+		}
+	});
+});
