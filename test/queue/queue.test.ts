@@ -468,29 +468,24 @@ describe('Business CRM on n8n 2.8.4 in queue mode (main + 2 workers, Redis, Post
 	});
 
 	const skipExistingVariant = `scenario 4 with Skip Existing (email): after a killed worker, sending the ${IMPORT_ROWS} rows again ends with ${IMPORT_ROWS} customers, none twice`;
-	if (DIST_SKIP_EXISTING?.includes('email')) {
-		it(skipExistingVariant, async () => {
-			if (cluster.workers().length < 2) await cluster.startWorker();
-			const path = 'queue-import-skip-existing';
-			await publishWorkflow(
-				cluster,
-				importWorkflow(path, credential, businessId, { skipExisting: 'email' }),
-			);
-			const rows = importRows('skip');
-			const killed = await killedImport(path, rows);
-			expect(killed.createdBeforeKill).toBeLessThan(IMPORT_ROWS);
-			await finishedExecution(cluster, killed.executionId, 90_000);
+	it(skipExistingVariant, async () => {
+		if (cluster.workers().length < 2) await cluster.startWorker();
+		const path = 'queue-import-skip-existing';
+		await publishWorkflow(
+			cluster,
+			importWorkflow(path, credential, businessId, { skipExisting: 'email' }),
+		);
+		const rows = importRows('skip');
+		const killed = await killedImport(path, rows);
+		expect(killed.createdBeforeKill).toBeLessThan(IMPORT_ROWS);
+		await finishedExecution(cluster, killed.executionId, 90_000);
 
-			await resend(path, rows);
-			expect(sandbox.customers).toHaveLength(IMPORT_ROWS);
-			expect(new Set(sandbox.customers.map((customer) => customer.email))).toEqual(
-				new Set(rows.map((row) => row.email)),
-			);
-		});
-	} else {
-		it.skip(`${skipExistingVariant} — not applicable: the packed node has no Customer › Create › Options › Skip Existing (options.skipExisting) yet`, () =>
-			undefined);
-	}
+		await resend(path, rows);
+		expect(sandbox.customers).toHaveLength(IMPORT_ROWS);
+		expect(new Set(sandbox.customers.map((customer) => customer.email))).toEqual(
+			new Set(rows.map((row) => row.email)),
+		);
+	});
 
 	it('scenario 3: the API key is in no Redis job payload, no log line, no execution record; workers decrypt the credential themselves', async () => {
 		const key = sandbox.apiKey;
