@@ -2,7 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { returnAllAndLimit } from '../../shared/descriptions';
 import { runOperation } from '../../shared/operation';
 import { readList } from '../../shared/pagination';
-import { retryPolicy, wantedItems } from '../../shared/validation';
+import { pagesInParallel, retryPolicy, wantedItems } from '../../shared/validation';
 
 export const customerGetManyOperation: INodePropertyOptions = {
 	name: 'Get Many',
@@ -22,6 +22,7 @@ export const customerGetManyOperation: INodePropertyOptions = {
 					wanted: wantedItems(this),
 					pagedFromStart: true,
 					policy: retryPolicy(this),
+					pagesInParallel: pagesInParallel(this),
 					itemIndex: this.getItemIndex(),
 				});
 			}),
