@@ -199,8 +199,12 @@ async function round(
 			const which = contestants[(run + turn) % contestants.length];
 			const execution = await executeWorkflow(folder, ids[which]);
 			if (!execution.success || execution.run === undefined) {
+				const why =
+					execution.run?.data.resultData.error?.message ??
+					`exit code ${execution.exitCode}${execution.timedOut ? ', timed out' : ''}; ` +
+						`stderr: ${execution.stderr.slice(-500)}; stdout: ${execution.stdout.slice(-500)}`;
 				throw new Error(
-					`${which} workflow failed: ${execution.run?.data.resultData.error?.message ?? execution.stderr.slice(-1000)}`,
+					`${which} workflow failed at ${latencyMs} ms latency (run ${run + 1}): ${why}`,
 				);
 			}
 			const items = nodeOutput(execution.run, 'Customers').length;
