@@ -81,6 +81,11 @@ export class SandboxProcess {
 		return new SandboxProcess(child, ready);
 	}
 
+	/** Every request is answered this many ms late (the sandbox's slow fault): a remote API. */
+	async latency(ms: number): Promise<void> {
+		await this.ask({ type: 'latency', ms }, 'latencySet');
+	}
+
 	async seed(customers: number): Promise<void> {
 		await this.ask({ type: 'seed', customers }, 'seeded');
 	}
@@ -193,6 +198,8 @@ export interface Summary {
 	minMs: number;
 	maxMs: number;
 	heapBytes: number;
+	minHeapBytes: number;
+	maxHeapBytes: number;
 	rssBytes: number;
 	rssPeakBytes: number;
 	/** Every run's count, so a single run that made an extra request cannot hide. */
@@ -213,6 +220,8 @@ export function summarize(samples: Sample[]): Summary {
 		minMs: Math.min(...times),
 		maxMs: Math.max(...times),
 		heapBytes: median(samples.map((s) => s.heapBytes)),
+		minHeapBytes: Math.min(...samples.map((s) => s.heapBytes)),
+		maxHeapBytes: Math.max(...samples.map((s) => s.heapBytes)),
 		rssBytes: median(samples.map((s) => s.rssBytes)),
 		rssPeakBytes: median(samples.map((s) => s.rssPeakBytes)),
 		requests: samples.map((s) => s.requests),
@@ -244,12 +253,14 @@ function outputOf(result: RunResult): unknown[] {
 	return result.items;
 }
 
-export function nodeGetMany(runNode: RunNode, info: SandboxInfo) {
+/** Return All; `pagesInParallel` sets Options › Pages Read at Once (unset: the default). */
+export function nodeGetMany(runNode: RunNode, info: SandboxInfo, pagesInParallel?: number) {
+	const options = pagesInParallel === undefined ? {} : { pagesInParallel };
 	return async () =>
 		outputOf(
 			await runNode({
 				credentials: credentialsFor(info),
-				parameters: { resource: 'customer', operation: 'getAll', returnAll: true },
+				parameters: { resource: 'customer', operation: 'getAll', returnAll: true, options },
 			}),
 		);
 }

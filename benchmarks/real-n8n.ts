@@ -11,6 +11,8 @@ import { executeWorkflow, importWorkflow, nodeOutput, type WorkflowJson } from '
 import { prepareN8n } from '../test/e2e/workflows';
 
 export const REAL_N8N_CUSTOMERS = 10_000;
+/** Localhost, then a remote API: every request answered 50 ms late (the sandbox's slow fault). */
+export const REAL_N8N_LATENCIES_MS = [0, 50];
 
 export interface RealN8nTiming {
 	/** Wall time of the `n8n execute` process, start-up included. */
@@ -22,6 +24,11 @@ export interface RealN8nTiming {
 
 export interface RealN8nResult {
 	n8nVersion: string;
+	rounds: RealN8nRound[];
+}
+
+export interface RealN8nRound {
+	latencyMs: number;
 	node: RealN8nTiming[];
 	/** HTTP Request with the headers in a Custom Auth credential, as a careful user sets it up. */
 	httpRequest: RealN8nTiming[];
@@ -130,7 +137,10 @@ function httpRequestWorkflow(
 	};
 }
 
-/** Runs the three workflows `runs` times each, taking turns, and returns every timing. */
+/**
+ * Runs the three workflows `runs` times each at every latency, taking turns with who goes first
+ * rotating, and returns every timing.
+ */
 export async function compareInRealN8n(runs: number): Promise<RealN8nResult> {
 	const sandbox = await startSandbox({ businesses: 5, customers: REAL_N8N_CUSTOMERS, log: false });
 	try {
@@ -161,37 +171,10 @@ export async function compareInRealN8n(runs: number): Promise<RealN8nResult> {
 					}),
 				),
 			};
-			const result: RealN8nResult = {
-				n8nVersion: version,
-				node: [],
-				httpRequest: [],
-				httpRequestInline: [],
-			};
-			const contestants = ['node', 'httpRequest', 'httpRequestInline'] as const;
-			for (let run = 0; run < runs; run++) {
-				// Rotate who goes first, so no workflow always runs on a cold or a warm machine.
-				for (let turn = 0; turn < contestants.length; turn++) {
-					const which = contestants[(run + turn) % contestants.length];
-					const execution = await executeWorkflow(folder, ids[which]);
-					if (!execution.success || execution.run === undefined) {
-						throw new Error(
-							`${which} workflow failed: ${execution.run?.data.resultData.error?.message ?? execution.stderr.slice(-1000)}`,
-						);
-					}
-					const items = nodeOutput(execution.run, 'Customers').length;
-					if (items !== REAL_N8N_CUSTOMERS) {
-						throw new Error(
-							`${which} workflow returned ${items} customers, not ${REAL_N8N_CUSTOMERS}`,
-						);
-					}
-					const started = Date.parse(String(execution.run.startedAt));
-					const stopped = Date.parse(String(execution.run.stoppedAt));
-					result[which].push({
-						processMs: execution.durationMs,
-						executionMs: stopped - started,
-						items,
-					});
-				}
+			const result: RealN8nResult = { n8nVersion: version, rounds: [] };
+			for (const latencyMs of REAL_N8N_LATENCIES_MS) {
+				sandbox.setFaults(latencyMs > 0 ? { slow: { delayMs: latencyMs } } : {});
+				result.rounds.push(await round(folder, ids, runs, latencyMs));
 			}
 			return result;
 		} finally {
@@ -200,4 +183,42 @@ export async function compareInRealN8n(runs: number): Promise<RealN8nResult> {
 	} finally {
 		await sandbox.close();
 	}
+}
+
+async function round(
+	folder: Parameters<typeof executeWorkflow>[0],
+	ids: Record<'node' | 'httpRequest' | 'httpRequestInline', string>,
+	runs: number,
+	latencyMs: number,
+): Promise<RealN8nRound> {
+	const result: RealN8nRound = { latencyMs, node: [], httpRequest: [], httpRequestInline: [] };
+	const contestants = ['node', 'httpRequest', 'httpRequestInline'] as const;
+	for (let run = 0; run < runs; run++) {
+		// Rotate who goes first, so no workflow always runs on a cold or a warm machine.
+		for (let turn = 0; turn < contestants.length; turn++) {
+			const which = contestants[(run + turn) % contestants.length];
+			const execution = await executeWorkflow(folder, ids[which]);
+			if (!execution.success || execution.run === undefined) {
+				const why =
+					execution.run?.data.resultData.error?.message ??
+					`exit code ${execution.exitCode}${execution.timedOut ? ', timed out' : ''}; ` +
+						`stderr: ${execution.stderr.slice(-500)}; stdout: ${execution.stdout.slice(-500)}`;
+				throw new Error(
+					`${which} workflow failed at ${latencyMs} ms latency (run ${run + 1}): ${why}`,
+				);
+			}
+			const items = nodeOutput(execution.run, 'Customers').length;
+			if (items !== REAL_N8N_CUSTOMERS) {
+				throw new Error(`${which} workflow returned ${items} customers, not ${REAL_N8N_CUSTOMERS}`);
+			}
+			const started = Date.parse(String(execution.run.startedAt));
+			const stopped = Date.parse(String(execution.run.stoppedAt));
+			result[which].push({
+				processMs: execution.durationMs,
+				executionMs: stopped - started,
+				items,
+			});
+		}
+	}
+	return result;
 }

@@ -14,6 +14,7 @@ export type SandboxCommand =
 	| { type: 'append'; customers: number }
 	| { type: 'remove'; index: number }
 	| { type: 'takeCount' }
+	| { type: 'latency'; ms: number }
 	| { type: 'close' };
 
 export type SandboxReply =
@@ -27,6 +28,7 @@ export type SandboxReply =
 	| { type: 'seeded'; customers: number }
 	| { type: 'changed'; customers: number }
 	| { type: 'count'; requests: number }
+	| { type: 'latencySet'; ms: number }
 	| { type: 'closed' };
 
 function send(reply: SandboxReply): void {
@@ -60,6 +62,10 @@ async function main(): Promise<void> {
 			case 'remove':
 				sandbox.customers.splice(command.index, 1);
 				send({ type: 'changed', customers: sandbox.customers.length });
+				break;
+			case 'latency':
+				sandbox.setFaults(command.ms > 0 ? { slow: { delayMs: command.ms } } : {});
+				send({ type: 'latencySet', ms: command.ms });
 				break;
 			case 'takeCount':
 				send({ type: 'count', requests });

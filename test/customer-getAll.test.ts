@@ -4,6 +4,10 @@ import { byId, credentialsFor, requestsTo } from './helpers/fixtures';
 
 const CUSTOMERS = '/api/public/v1/customers';
 
+/** Pages read at once arrive in any order. */
+const inOffsetOrder = (queries: Array<Record<string, string>>) =>
+	[...queries].sort((a, b) => Number(a.offset) - Number(b.offset));
+
 describe('Customer › Get Many', () => {
 	let sandbox: Sandbox;
 	beforeAll(async () => {
@@ -32,7 +36,7 @@ describe('Customer › Get Many', () => {
 			const requests = requestsTo(sandbox, CUSTOMERS);
 			const pages = Math.max(1, Math.ceil(count / 100));
 			expect(requests).toHaveLength(pages);
-			expect(requests.map((request) => request.query)).toEqual(
+			expect(inOffsetOrder(requests.map((request) => request.query))).toEqual(
 				Array.from({ length: pages }, (_, page) => ({ limit: '100', offset: String(page * 100) })),
 			);
 			expect(requests.every((request) => request.method === 'GET' && request.status === 200)).toBe(
@@ -66,7 +70,9 @@ describe('Customer › Get Many', () => {
 		expect(items.map((item) => item.json.id)).toEqual(
 			sandbox.customers.slice(0, limit).map((c) => c.id),
 		);
-		expect(requestsTo(sandbox, CUSTOMERS).map((request) => request.query)).toEqual(queries);
+		expect(inOffsetOrder(requestsTo(sandbox, CUSTOMERS).map((request) => request.query))).toEqual(
+			queries,
+		);
 	});
 
 	it('stops early when the list is shorter than the limit', async () => {

@@ -1,11 +1,17 @@
 // n8n-core's own converter from a node to an AI Agent tool; not re-exported from its index.
 import { createNodeAsTool } from 'n8n-core/dist/execution-engine/node-execution-context/utils/create-node-as-tool';
-import { getToolDescriptionForNode, type INode, type INodeProperties } from 'n8n-workflow';
+import {
+	getToolDescriptionForNode,
+	NodeHelpers,
+	type INode,
+	type INodeProperties,
+} from 'n8n-workflow';
 import codex from '../nodes/BusinessCrm/BusinessCrm.node.json';
 import triggerCodex from '../nodes/BusinessCrmTrigger/BusinessCrmTrigger.node.json';
 import packageJson from '../package.json';
 import { loadNodeType, NODE_TYPE } from './helpers/harness';
 import { DEFAULT_RETRY_POLICY } from '../nodes/BusinessCrm/shared/transport';
+import { DEFAULT_PAGES_IN_PARALLEL } from '../nodes/BusinessCrm/shared/pagination';
 import { businessIdLocator } from '../nodes/BusinessCrm/shared/descriptions';
 import { BusinessCrmTrigger } from '../nodes/BusinessCrmTrigger/BusinessCrmTrigger.node';
 import { TRIGGER_TYPE } from './helpers/poll-harness';
@@ -186,6 +192,7 @@ describe('node description', () => {
 			maxRetries: DEFAULT_RETRY_POLICY.maxRetries,
 			maxRetryWait: DEFAULT_RETRY_POLICY.maxWaitMs / 1000,
 			skipExisting: 'email',
+			pagesInParallel: DEFAULT_PAGES_IN_PARALLEL,
 		});
 		const skip = options.find((o) => o.name === 'skipExisting') as INodeProperties;
 		expect(skip).toMatchObject({
@@ -198,6 +205,25 @@ describe('node description', () => {
 			'phone',
 			'name',
 		]);
+	});
+
+	it('shows Pages Read at Once only for the Get Many operations', () => {
+		const kept = (resource: string, operation: string) => {
+			const parameters = { resource, operation, options: { pagesInParallel: 3 } };
+			const resolved = NodeHelpers.getNodeParameters(
+				description.properties,
+				parameters,
+				false,
+				false,
+				node(parameters),
+				description,
+			);
+			return (resolved?.options as { pagesInParallel?: number }).pagesInParallel;
+		};
+		expect(kept('customer', 'getAll')).toBe(3);
+		expect(kept('business', 'getAll')).toBe(3);
+		expect(kept('customer', 'create')).toBeUndefined();
+		expect(kept('business', 'get')).toBeUndefined();
 	});
 });
 

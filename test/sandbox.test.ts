@@ -848,6 +848,41 @@ describe('fault switches', () => {
 		expect(json.content.customers).toHaveLength(5);
 		expect(json.content.pagination).toEqual({ total: 1000, limit: 20, offset: 0, hasMore: false });
 	});
+
+	it('omitTotal, offsetOverride and pageSizeCap change the pagination object as named', async () => {
+		const sb = await start({ customers: 50 });
+		sb.setFaults({ omitTotal: true, offsetOverride: -7, pageSizeCap: 10 });
+		const { json } = await call(sb, `${CUSTOMERS}?limit=100&offset=20`);
+		expect(json.content.customers.map((c: { id: string }) => c.id)).toEqual(
+			sb.customers.slice(20, 30).map((c) => c.id),
+		);
+		expect(json.content.pagination).toEqual({ limit: 10, offset: -7, hasMore: true });
+	});
+
+	it('a rule with query fires only for requests with those values', async () => {
+		const sb = await start({ customers: 5 });
+		sb.setFaults({ serverError: { path: CUSTOMERS, query: { offset: '3' } } });
+		expect((await call(sb, `${CUSTOMERS}?offset=2`)).status).toBe(200);
+		expect((await call(sb, `${CUSTOMERS}?offset=3`)).status).toBe(500);
+		expect((await call(sb, CUSTOMERS)).status).toBe(200);
+	});
+
+	it('slow.delayMsByOffset delays chosen offsets, and inFlight/maxInFlight count open requests', async () => {
+		const sb = await start({ customers: 5 });
+		sb.setFaults({ slow: { path: CUSTOMERS, delayMs: 0, delayMsByOffset: { '1': 300 } } });
+		const finished: string[] = [];
+		await Promise.all(
+			['1', '2'].map(async (offset) => {
+				await call(sb, `${CUSTOMERS}?offset=${offset}`);
+				finished.push(offset);
+			}),
+		);
+		expect(finished).toEqual(['2', '1']);
+		expect(sb.maxInFlight).toBe(2);
+		expect(sb.inFlight).toBe(0);
+		sb.clearLog();
+		expect(sb.maxInFlight).toBe(0);
+	});
 });
 
 describe('request log', () => {

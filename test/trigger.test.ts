@@ -40,6 +40,16 @@ function takeRequests(): Array<[number, number, number]> {
 	return seen;
 }
 
+/** By offset, the tries of one offset in arrival order: pages read at once arrive in any order. */
+function byOffset(requests: Array<[number, number, number]>): Array<[number, number, number]> {
+	return [...requests].sort((a, b) => a[0] - b[0]);
+}
+
+/** The customer list requests since the last call are these, in any order of arrival. */
+function expectRequests(expected: Array<[number, number, number]>): void {
+	expect(byOffset(takeRequests())).toEqual(byOffset(expected));
+}
+
 /** Reads of the whole list: offsets 0, 100, … for n customers (one request when empty). */
 function fullRead(n: number): Array<[number, number, number]> {
 	return Array.from({ length: Math.max(1, Math.ceil(n / 100)) }, (_, page) => [
@@ -75,7 +85,7 @@ describe('first activation', () => {
 		const trigger = new TriggerHarness(credentialsFor(sandbox));
 		const outcome = await trigger.activate();
 		expectEmitted(outcome, []);
-		expect(takeRequests()).toEqual(fullRead(N));
+		expectRequests(fullRead(N));
 
 		const { newCustomer: state } = trigger.nodeStaticData() as { newCustomer: IDataObject };
 		expect(state).toMatchObject({ count: N, lastId: sandbox.customers[N - 1].id });
@@ -86,17 +96,17 @@ describe('first activation', () => {
 		sandbox.seedCustomers(0);
 		const trigger = new TriggerHarness(credentialsFor(sandbox));
 		expectEmitted(await trigger.activate(), []);
-		expect(takeRequests()).toEqual([[0, 100, 200]]);
+		expectRequests([[0, 100, 200]]);
 
 		expectEmitted(await trigger.poll(), []);
-		expect(takeRequests()).toEqual([[0, 100, 200]]);
+		expectRequests([[0, 100, 200]]);
 
 		const added = sandbox.addCustomers(3);
 		expectEmitted(await trigger.poll(), added);
-		expect(takeRequests()).toEqual([[0, 100, 200]]);
+		expectRequests([[0, 100, 200]]);
 
 		expectEmitted(await trigger.poll(), []);
-		expect(takeRequests()).toEqual([[2, 100, 200]]);
+		expectRequests([[2, 100, 200]]);
 	});
 });
 
@@ -105,7 +115,7 @@ describe('an append-ordered list', () => {
 		const trigger = await activated();
 		for (let poll = 0; poll < 3; poll++) {
 			expectEmitted(await trigger.poll(), []);
-			expect(takeRequests()).toEqual([[N - 1, 100, 200]]);
+			expectRequests([[N - 1, 100, 200]]);
 		}
 	});
 
@@ -128,7 +138,7 @@ describe('an append-ordered list', () => {
 			count += k;
 
 			expectEmitted(await trigger.poll(), []);
-			expect(takeRequests()).toEqual([[count - 1, 100, 200]]);
+			expectRequests([[count - 1, 100, 200]]);
 		}
 	});
 });
@@ -139,32 +149,32 @@ describe('a list that changed otherwise falls back to a full read and emits only
 		const inserted = sandbox.addCustomers(3, { at: 100 });
 		expectEmitted(await trigger.poll(), inserted);
 		// The tail read finds another customer at offset N-1, then the whole list is read.
-		expect(takeRequests()).toEqual([[N - 1, 100, 200], ...fullRead(N + 3)]);
+		expectRequests([[N - 1, 100, 200], ...fullRead(N + 3)]);
 
 		// The state follows the list: the next polls are cheap again.
 		expectEmitted(await trigger.poll(), []);
-		expect(takeRequests()).toEqual([[N + 2, 100, 200]]);
+		expectRequests([[N + 2, 100, 200]]);
 		const appended = sandbox.addCustomers(2);
 		expectEmitted(await trigger.poll(), appended);
-		expect(takeRequests()).toEqual([[N + 2, 100, 200]]);
+		expectRequests([[N + 2, 100, 200]]);
 	});
 
 	it('customers deleted', async () => {
 		const trigger = await activated();
 		sandbox.customers.splice(10, 5);
 		expectEmitted(await trigger.poll(), []);
-		expect(takeRequests()).toEqual([[N - 1, 100, 200], ...fullRead(N - 5)]);
+		expectRequests([[N - 1, 100, 200], ...fullRead(N - 5)]);
 
 		const appended = sandbox.addCustomers(2);
 		expectEmitted(await trigger.poll(), appended);
-		expect(takeRequests()).toEqual([[N - 6, 100, 200]]);
+		expectRequests([[N - 6, 100, 200]]);
 	});
 
 	it('the list reordered', async () => {
 		const trigger = await activated();
 		sandbox.customers.reverse();
 		expectEmitted(await trigger.poll(), []);
-		expect(takeRequests()).toEqual([[N - 1, 100, 200], ...fullRead(N)]);
+		expectRequests([[N - 1, 100, 200], ...fullRead(N)]);
 	});
 
 	it('the total shrinking, alone and with customers added', async () => {
@@ -172,26 +182,26 @@ describe('a list that changed otherwise falls back to a full read and emits only
 		sandbox.customers.length = 100;
 		expectEmitted(await trigger.poll(), []);
 		// Offset N-1 is past the end now: an empty page.
-		expect(takeRequests()).toEqual([[N - 1, 100, 200], ...fullRead(100)]);
+		expectRequests([[N - 1, 100, 200], ...fullRead(100)]);
 
 		sandbox.customers.length = 90;
 		const added = sandbox.addCustomers(4);
 		expectEmitted(await trigger.poll(), added);
-		expect(takeRequests()).toEqual([[99, 100, 200], ...fullRead(94)]);
+		expectRequests([[99, 100, 200], ...fullRead(94)]);
 	});
 
 	it('every customer deleted, then new ones', async () => {
 		const trigger = await activated();
 		sandbox.customers.length = 0;
 		expectEmitted(await trigger.poll(), []);
-		expect(takeRequests()).toEqual([
+		expectRequests([
 			[N - 1, 100, 200],
 			[0, 100, 200],
 		]);
 
 		const added = sandbox.addCustomers(2);
 		expectEmitted(await trigger.poll(), added);
-		expect(takeRequests()).toEqual([[0, 100, 200]]);
+		expectRequests([[0, 100, 200]]);
 	});
 });
 
@@ -207,15 +217,17 @@ describe('nothing lost, nothing twice', () => {
 		expect(failed.error?.message).toBe(
 			'Read customers failed: the Business CRM API answered 500 "Internal Server Error: Simulated server fault"',
 		);
-		expect(takeRequests()).toEqual([
+		// The page after the failing one was asked for at the same time; its reply is dropped.
+		expectRequests([
 			[N - 1, 100, 200],
 			[N + 99, 100, 500],
+			[N + 199, 100, 200],
 		]);
 		expect(trigger.nodeStaticData()).toEqual(before);
 
 		sandbox.resetFaults();
 		expectEmitted(await trigger.poll(), added);
-		expect(takeRequests()).toEqual([
+		expectRequests([
 			[N - 1, 100, 200],
 			[N + 99, 100, 200],
 			[N + 199, 100, 200],
@@ -239,7 +251,7 @@ describe('nothing lost, nothing twice', () => {
 
 		sandbox.resetFaults();
 		expectEmitted(await trigger.poll(), inserted);
-		expect(takeRequests()).toEqual([[N - 1, 100, 200], ...fullRead(N + 1)]);
+		expectRequests([[N - 1, 100, 200], ...fullRead(N + 1)]);
 	});
 
 	it('waits out a 429 as the API asks and goes on; past the retry bounds the poll fails and changes nothing', async () => {
@@ -249,7 +261,7 @@ describe('nothing lost, nothing twice', () => {
 			rateLimitBurst: { path: CUSTOMERS, after: 1, count: 2, retryAfter: 0.05 },
 		});
 		expectEmitted(await trigger.poll(), first);
-		expect(takeRequests()).toEqual([
+		expectRequests([
 			[N - 1, 100, 200],
 			[N + 99, 100, 429],
 			[N + 99, 100, 429],
@@ -273,7 +285,7 @@ describe('nothing lost, nothing twice', () => {
 
 		sandbox.resetFaults();
 		expectEmitted(await trigger.poll(), second);
-		expect(takeRequests()).toEqual([[N + 149, 100, 200]]);
+		expectRequests([[N + 149, 100, 200]]);
 	});
 
 	it('a poll that starts while the previous one still reads emits nothing twice', async () => {
@@ -301,7 +313,7 @@ describe('nothing lost, nothing twice', () => {
 		expectEmitted(await restarted.activate('init'), whileStopped);
 		takeRequests();
 		expectEmitted(await restarted.poll(), []);
-		expect(takeRequests()).toEqual([[N + 4, 100, 200]]);
+		expectRequests([[N + 4, 100, 200]]);
 	});
 
 	it('a customer without an id stops the poll rather than being emitted on every poll', async () => {
@@ -325,7 +337,7 @@ describe('Options › Business', () => {
 		const ofBusiness = added.filter((c) => c.businessId === businessOf(1));
 		expect(ofBusiness).toHaveLength(2);
 		expectEmitted(await trigger.poll(), ofBusiness);
-		expect(takeRequests()).toEqual([[N - 1, 100, 200]]);
+		expectRequests([[N - 1, 100, 200]]);
 
 		// Customers of the other businesses were seen: dropping the option emits none of them.
 		const unfiltered = new TriggerHarness(
@@ -369,14 +381,14 @@ describe('Options › Business', () => {
 		const refused = await unplaceable.activate();
 		expect(refused.error?.message).toMatch(/carry no businessId/);
 		expect(unplaceable.nodeStaticData()).toEqual({});
-		expect(takeRequests()).toEqual(fullRead(N));
+		expectRequests(fullRead(N));
 
 		const empty = new TriggerHarness(credentialsFor(sandbox), {
 			options: { businessId: { __rl: true, mode: 'list', value: '' } },
 		});
 		const outcome = await empty.activate();
 		expect(outcome.error?.message).toBe('Business is empty');
-		expect(takeRequests()).toEqual([]);
+		expectRequests([]);
 	});
 });
 
@@ -386,7 +398,7 @@ describe('Fetch Test Event (manual mode)', () => {
 		const { items, error } = await trigger.fetchTestEvent();
 		expect(error).toBeUndefined();
 		expect(items).toEqual([sandbox.customers[N - 1]]);
-		expect(takeRequests()).toEqual([
+		expectRequests([
 			[0, 1, 200],
 			[N - 1, 1, 200],
 		]);
@@ -413,7 +425,7 @@ describe('Fetch Test Event (manual mode)', () => {
 		const { items, error } = await trigger.fetchTestEvent();
 		expect(error).toBeUndefined();
 		expect(items).toEqual([newest]);
-		expect(takeRequests()).toEqual([
+		expectRequests([
 			[0, 100, 200],
 			[N + 50, 100, 200],
 			[N - 50, 100, 200],
@@ -425,7 +437,7 @@ describe('Fetch Test Event (manual mode)', () => {
 		const { items, error } = await new TriggerHarness(credentialsFor(sandbox)).fetchTestEvent();
 		expect(error).toBeUndefined();
 		expect(items).toEqual([]);
-		expect(takeRequests()).toEqual([[0, 1, 200]]);
+		expectRequests([[0, 1, 200]]);
 	});
 });
 
@@ -473,10 +485,10 @@ describe('the remembered state', () => {
 		expect(bytes - big * FINGERPRINT_LENGTH).toBeLessThan(200);
 
 		expectEmitted(await trigger.poll(), []);
-		expect(takeRequests()).toEqual([[big - 1, 100, 200]]);
+		expectRequests([[big - 1, 100, 200]]);
 		const added = sandbox.addCustomers(100);
 		expectEmitted(await trigger.poll(), added);
-		expect(takeRequests()).toEqual([
+		expectRequests([
 			[big - 1, 100, 200],
 			[big + 99, 100, 200],
 		]);

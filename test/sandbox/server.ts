@@ -114,6 +114,8 @@ export interface RequestLogEntry {
 export interface FaultRule {
 	path?: string;
 	method?: string;
+	/** Only requests whose query has these values, e.g. { offset: '500' } for one page. */
+	query?: Record<string, string>;
 	after?: number;
 	count?: number;
 }
@@ -128,8 +130,9 @@ export interface Faults {
 	};
 	/** Default status 500, JSON body {message, err}. */
 	serverError?: FaultRule & { status?: number };
-	/** Delay before answering (then the request is handled normally, other faults included). */
-	slow?: FaultRule & { delayMs: number };
+	/** Delay before answering (then the request is handled normally, other faults included);
+	 *  delayMsByOffset sets the delay of chosen offsets, so pages can answer out of order. */
+	slow?: FaultRule & { delayMs: number; delayMsByOffset?: Record<string, number> };
 	/** 200 with an HTML body, content-type text/html. */
 	notJson?: FaultRule;
 	/** 200 with an empty body (content-type application/json, content-length 0). */
@@ -142,6 +145,12 @@ export interface Faults {
 	emptyPagesWithHasMore?: boolean;
 	/** Customers list: report this total regardless of reality. */
 	totalOverride?: number;
+	/** Customers list: pagination without a total. */
+	omitTotal?: boolean;
+	/** Customers list: report this offset whatever was asked for (a broken server). */
+	offsetOverride?: number;
+	/** Customers list: serve at most this many per page, and say so in limit. */
+	pageSizeCap?: number;
 }
 
 export interface SandboxOptions {
@@ -180,6 +189,10 @@ export interface Sandbox {
 	customers: SandboxCustomer[];
 	/** Request log in arrival order (empty when options.log is false). */
 	requests: RequestLogEntry[];
+	/** Requests being handled now, and the most at any one time since the last clearLog(). */
+	inFlight: number;
+	maxInFlight: number;
+	/** Empties the log and restarts maxInFlight. */
 	clearLog(): void;
 	/** Replaces all faults; per-rule counters restart. */
 	setFaults(f: Faults): void;
@@ -534,8 +547,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		businesses: initialBusinesses,
 		customers: generateCustomers(options.customers ?? 0, initialBusinesses),
 		requests: [],
+		inFlight: 0,
+		maxInFlight: 0,
 		clearLog() {
 			sandbox.requests.length = 0;
+			sandbox.maxInFlight = sandbox.inFlight;
 		},
 		setFaults(f: Faults) {
 			faults = { ...f };
@@ -591,19 +607,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		}),
 
 		listCustomers: (x) => {
-			const { limit, offset } = parsePage(x.query, DEFAULT_PAGE_LIMIT);
+			const page = parsePage(x.query, DEFAULT_PAGE_LIMIT);
+			const { offset } = page;
+			const limit = Math.min(page.limit, faults.pageSizeCap ?? Infinity);
 			const all = customersOf(x.organizationId);
 			// slice copies only the page: reading 100,000 customers stays O(page) per request.
 			const customers = faults.emptyPagesWithHasMore ? [] : all.slice(offset, offset + limit);
 			let hasMore = offset + customers.length < all.length;
 			if (faults.hasMoreForever || faults.emptyPagesWithHasMore) hasMore = true;
 			const total = faults.totalOverride ?? all.length;
+			const pagination = {
+				...(faults.omitTotal ? {} : { total }),
+				limit,
+				offset: faults.offsetOverride ?? offset,
+				hasMore,
+			};
 			return {
 				status: 200,
-				body: {
-					message: 'Customers retrieved',
-					content: { customers, pagination: { total, limit, offset, hasMore } },
-				},
+				body: { message: 'Customers retrieved', content: { customers, pagination } },
 			};
 		},
 
@@ -729,13 +750,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	}
 
 	/** Advances every matching rule's counter (rules count independently) and returns those firing. */
-	function firingFaults(method: string, pathname: string): Set<FaultRuleName> {
+	function firingFaults(
+		method: string,
+		pathname: string,
+		query: Record<string, string>,
+	): Set<FaultRuleName> {
 		const firing = new Set<FaultRuleName>();
 		for (const name of FAULT_RULES) {
 			const rule = faults[name];
 			if (!rule) continue;
 			if (rule.path !== undefined && !pathname.startsWith(rule.path)) continue;
 			if (rule.method !== undefined && rule.method.toUpperCase() !== method) continue;
+			const wanted = Object.entries(rule.query ?? {});
+			if (wanted.some(([key, value]) => query[key] !== value)) continue;
 			const seen = ++faultSeen[name];
 			const after = rule.after ?? 0;
 			if (seen > after && seen <= after + (rule.count ?? Infinity)) firing.add(name);
@@ -798,6 +825,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		};
 		// Logged on arrival, before the body, so the log keeps arrival order under concurrency.
 		if (logEnabled) sandbox.requests.push(entry);
+		sandbox.inFlight++;
+		sandbox.maxInFlight = Math.max(sandbox.maxInFlight, sandbox.inFlight);
+		// Until the reply is sent or the connection is gone, whichever comes first.
+		let done = false;
+		const finished = () => {
+			if (done) return;
+			done = true;
+			sandbox.inFlight--;
+		};
+		res.once('finish', finished);
+		res.once('close', finished);
 
 		let body: { text: string | undefined; tooLarge: boolean };
 		try {
@@ -810,13 +848,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		try {
 			if (sandbox.onRequest) await sandbox.onRequest(entry, { port: req.socket.remotePort });
 
-			const firing = firingFaults(method, pathname);
+			const firing = firingFaults(method, pathname, query);
 			if (firing.has('dropConnection')) {
 				req.socket.destroy();
 				return;
 			}
 			if (firing.has('slow')) {
-				await delay(faults.slow?.delayMs ?? 0);
+				const byOffset = faults.slow?.delayMsByOffset?.[query.offset ?? ''];
+				await delay(byOffset ?? faults.slow?.delayMs ?? 0);
 				if (closing) return;
 			}
 			if (firing.has('rateLimitBurst')) {

@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { DEFAULT_PAGES_IN_PARALLEL, MAX_PAGES_IN_PARALLEL } from './pagination';
 
 /** Business picker: from the searchable list or by ID. Used by Business Get and Customer Create. */
 export const businessIdLocator: INodeProperties = {
@@ -100,6 +101,16 @@ export const retryOptions: INodeProperties = {
 					description: 'Both names, each trimmed and compared without regard to case',
 				},
 			],
+		},
+		{
+			displayName: 'Pages Read at Once',
+			name: 'pagesInParallel',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_PAGES_IN_PARALLEL },
+			displayOptions: { show: { '/resource': ['business', 'customer'], '/operation': ['getAll'] } },
+			default: DEFAULT_PAGES_IN_PARALLEL,
+			description:
+				'How many pages of the list are asked for at the same time once the first page gives the total. 1 reads page after page. Lower it if the API rate-limits you.',
 		},
 	],
 };

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { inputError } from './errors';
+import { DEFAULT_PAGES_IN_PARALLEL, MAX_PAGES_IN_PARALLEL } from './pagination';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './transport';
 
 /** Get Many's Limit stops here; more than a million items is what Return All is for. */
@@ -110,4 +111,20 @@ export function retryPolicy(ctx: IExecuteSingleFunctions): RetryPolicy {
 		);
 	}
 	return { maxRetries, maxWaitMs: maxWait * 1000 };
+}
+
+/** The node's Options › Pages Read at Once, checked. */
+export function pagesInParallel(ctx: IExecuteSingleFunctions): number {
+	const options = ctx.getNodeParameter('options', {}) as IDataObject;
+	const raw = options.pagesInParallel ?? DEFAULT_PAGES_IN_PARALLEL;
+	const pages = asNumber(raw);
+	if (!Number.isInteger(pages) || pages < 1 || pages > MAX_PAGES_IN_PARALLEL) {
+		throw inputError(
+			ctx,
+			`Pages Read at Once must be a whole number from 1 to ${MAX_PAGES_IN_PARALLEL}, not ${JSON.stringify(options.pagesInParallel) ?? String(options.pagesInParallel)}`,
+			'Set Options › Pages Read at Once to how many pages of the list may be asked for at the same time (1 reads page after page).',
+			ctx.getItemIndex(),
+		);
+	}
+	return pages;
 }

@@ -2,7 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { returnAllAndLimit } from '../../shared/descriptions';
 import { runOperation } from '../../shared/operation';
 import { readList } from '../../shared/pagination';
-import { retryPolicy, wantedItems } from '../../shared/validation';
+import { pagesInParallel, retryPolicy, wantedItems } from '../../shared/validation';
 
 export const BUSINESS_LIST_KEYS = ['businesses', 'items', 'data'];
 export const BUSINESS_ID_KEYS = ['id', '_id', 'businessId', 'uuid'];
@@ -25,6 +25,7 @@ export const businessGetManyOperation: INodePropertyOptions = {
 					wanted: wantedItems(this),
 					pagedFromStart: false,
 					policy: retryPolicy(this),
+					pagesInParallel: pagesInParallel(this),
 					itemIndex: this.getItemIndex(),
 				});
 			}),

@@ -8,7 +8,7 @@ import type {
 import { businessIdLocator, returnAllAndLimit } from '../../shared/descriptions';
 import { runOperation } from '../../shared/operation';
 import { MAX_PAGE_SIZE, readList, type ListRead } from '../../shared/pagination';
-import { retryPolicy, wantedItems } from '../../shared/validation';
+import { pagesInParallel, retryPolicy, wantedItems } from '../../shared/validation';
 
 /** Filters › Business, trimmed; undefined when not set. */
 function businessFilter(ctx: IExecuteSingleFunctions): string | undefined {
@@ -69,6 +69,7 @@ export const customerGetManyOperation: INodePropertyOptions = {
 					wanted: wantedItems(this),
 					pagedFromStart: true,
 					policy: retryPolicy(this),
+					pagesInParallel: pagesInParallel(this),
 					itemIndex: this.getItemIndex(),
 				};
 				const business = businessFilter(this);
