@@ -252,7 +252,7 @@ export async function apiReply(ctx: Context, request: ApiRequest): Promise<ApiRe
 }
 
 async function sendWithRetries(ctx: Context, request: ApiRequest): Promise<ApiReply> {
-	const { baseUrl, secrets } = await credentialFor(ctx, request.itemIndex);
+	const { baseUrl, secrets, schemeAssumed } = await credentialFor(ctx, request.itemIndex);
 	const idempotent = request.uncertainOutcome === undefined;
 	const { policy, itemIndex, what } = request;
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
@@ -318,6 +318,7 @@ async function sendWithRetries(ctx: Context, request: ApiRequest): Promise<ApiRe
 			const failure = describeFailure(error, {
 				timeoutMs: request.options.timeout,
 				hasRequestOptions: 'getExecuteData' in ctx,
+				schemeAssumed,
 			});
 			const code = errorCode(error);
 			const transient = idempotent && code !== undefined && TRANSIENT_CODES.has(code);
