@@ -122,6 +122,26 @@ describe('Business', () => {
 			expect(results).toHaveLength(45);
 		});
 
+		it('past the retry bounds of a 429 says to open the list again (no node Options apply here)', async () => {
+			sandbox.setFaults({
+				rateLimitBurst: { path: '/api/business/list/all', count: 6, retryAfter: 0 },
+			});
+			try {
+				const failure = await listBusinesses(credentialsFor(sandbox)).then(
+					() => undefined,
+					(error: Error & { description?: string }) => error,
+				);
+				expect(failure?.message).toMatch(
+					/^List businesses failed: the Business CRM API answered 429/,
+				);
+				expect(failure?.description).toMatch(
+					/Gave up after 5 retries .*\)\. Wait a moment, then open the list again\.$/,
+				);
+			} finally {
+				sandbox.resetFaults();
+			}
+		});
+
 		it('gives up after 30 s when the API accepts the connection and never answers', async () => {
 			const silent = createServer(() => {
 				// Reads the request and never answers.

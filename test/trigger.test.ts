@@ -266,7 +266,7 @@ describe('nothing lost, nothing twice', () => {
 			/^Read customers failed: the Business CRM API answered 429/,
 		);
 		expect((failed.error as Error & { description?: string }).description).toMatch(
-			/Gave up after 5 retries/,
+			/Gave up after 5 retries .*\)\. The next poll tries again\.$/,
 		);
 		expect(takeRequests()).toHaveLength(6);
 		expect(trigger.nodeStaticData()).toEqual(before);

@@ -9,7 +9,7 @@ export interface Failure {
 /** Where a request went, for the advice: timeouts can be raised only in the node's options. */
 export interface FailureContext {
 	timeoutMs?: number;
-	/** Whether Request Options (Timeout, Ignore SSL Issues) exist where the request came from. */
+	/** Whether the node's Settings tab has Request Options (Timeout, Ignore SSL Issues) here. */
 	hasRequestOptions: boolean;
 	/** True when the Base URL was typed without a scheme and https:// was assumed. */
 	schemeAssumed?: boolean;
@@ -105,8 +105,8 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
 		return {
 			message: `the TLS certificate of the API was not accepted: ${certificate} (${code})`,
 			description: context.hasRequestOptions
-				? 'Fix the certificate on the server, or, if you trust this server, turn on Request Options › Ignore SSL Issues in this node.'
-				: 'Fix the certificate on the server. Until then, enter the business By ID and turn on Request Options › Ignore SSL Issues in the node.',
+				? "Fix the certificate on the server, or, if you trust this server, turn on Ignore SSL Issues on this node's Settings tab (Request Options › Ignore SSL Issues)."
+				: "Fix the certificate on the server. Until then, enter the business By ID and turn on Ignore SSL Issues on the node's Settings tab (Request Options › Ignore SSL Issues).",
 			mayHaveReachedApi: false,
 		};
 	}
@@ -133,7 +133,7 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
 					? `no answer within ${seconds(context.timeoutMs)}`
 					: 'no answer in time',
 				description: context.hasRequestOptions
-					? 'The Business CRM API did not answer in time. Try again later, or raise the timeout under Request Options › Timeout.'
+					? "The Business CRM API did not answer in time. Try again later, or raise the timeout on this node's Settings tab (Request Options › Timeout)."
 					: `The Business CRM API did not answer within ${context.timeoutMs ? seconds(context.timeoutMs) : 'the time allowed'}. Check that the API is up, then try again.`,
 				mayHaveReachedApi: true,
 			};

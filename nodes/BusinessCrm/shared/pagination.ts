@@ -83,6 +83,7 @@ export async function readList(
 			options: { ...read.options, qs },
 			policy: read.policy,
 			itemIndex: read.itemIndex,
+			listPage: true,
 		});
 		requests++;
 
