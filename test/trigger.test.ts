@@ -360,7 +360,7 @@ describe('Options › Business', () => {
 			options: { businessId: { __rl: true, mode: 'list', value: '' } },
 		});
 		const outcome = await empty.activate();
-		expect(outcome.error?.message).toBe('Business is empty');
+		expect(outcome.error?.message).toBe('Business is empty or only spaces');
 		expect(takeRequests()).toEqual([]);
 	});
 });
