@@ -145,11 +145,29 @@ describe('codex and package manifest', () => {
 		'Utility',
 	];
 
+	it('shows a By ID placeholder shaped like a real business ID (biz_ and 16 hex characters)', () => {
+		const locators = description.properties.filter((p) => p.name === 'businessId');
+		expect(locators.length).toBeGreaterThan(0);
+		for (const locator of locators) {
+			const byId = locator.modes?.find((mode) => mode.name === 'id');
+			expect(byId?.placeholder).toMatch(/^e\.g\. biz_[0-9a-f]{16}$/);
+		}
+	});
+
 	it('files the node under a category n8n knows, findable by the words users search for', () => {
 		expect(codex.node).toBe(NODE_TYPE);
 		expect(codex.categories.every((c) => categories.includes(c))).toBe(true);
 		expect(codex.alias).toEqual(expect.arrayContaining(['customer', 'CRM', 'business', 'contact']));
 		expect(codex.resources.primaryDocumentation[0].url).toMatch(/^https:\/\//);
+		// n8n's editor appends "?utm_source=…" to the codex link: it must hold no #anchor.
+		for (const url of [
+			codex.resources.primaryDocumentation[0].url,
+			triggerCodex.resources.primaryDocumentation[0].url,
+		]) {
+			expect(new URL(`${url}?utm_source=n8n_app`).hash).toBe('');
+		}
+		// A documentationUrl starting with http is opened as given, anchor included.
+		expect(description.documentationUrl).toMatch(/^https:\/\/.*#operations$/);
 		expect(codex.resources.credentialDocumentation[0].url).toMatch(/^https:\/\//);
 	});
 
@@ -174,9 +192,7 @@ describe('codex and package manifest', () => {
 		expect(triggerCodex.node).toBe(TRIGGER_TYPE);
 		expect(triggerCodex.categories.every((c) => categories.includes(c))).toBe(true);
 		expect(triggerCodex.alias).toEqual(expect.arrayContaining(['customer', 'CRM', 'new customer']));
-		expect(triggerCodex.resources.primaryDocumentation[0].url).toMatch(
-			/^https:\/\/.*#business-crm-trigger$/,
-		);
+		expect(triggerCodex.resources.primaryDocumentation[0].url).toMatch(/^https:\/\//);
 		expect(triggerCodex.resources.credentialDocumentation[0].url).toMatch(/^https:\/\//);
 	});
 });

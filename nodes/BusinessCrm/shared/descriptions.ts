@@ -23,7 +23,7 @@ export const businessIdLocator: INodeProperties = {
 			displayName: 'By ID',
 			name: 'id',
 			type: 'string',
-			placeholder: 'e.g. biz_8f3a2c91d04e',
+			placeholder: 'e.g. biz_8f3a2c91d04e7b65',
 		},
 	],
 };
