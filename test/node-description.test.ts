@@ -9,6 +9,8 @@ import { DEFAULT_RETRY_POLICY } from '../nodes/BusinessCrm/shared/transport';
 import { businessIdLocator } from '../nodes/BusinessCrm/shared/descriptions';
 import { BusinessCrmTrigger } from '../nodes/BusinessCrmTrigger/BusinessCrmTrigger.node';
 import { TRIGGER_TYPE } from './helpers/poll-harness';
+import { BusinessCrmApi } from '../credentials/BusinessCrmApi.credentials';
+import { KEY_HELP } from '../nodes/BusinessCrm/shared/errors';
 
 const nodeType = loadNodeType();
 const { description } = nodeType;
@@ -128,6 +130,40 @@ describe('node description', () => {
 			maxRetries: DEFAULT_RETRY_POLICY.maxRetries,
 			maxRetryWait: DEFAULT_RETRY_POLICY.maxWaitMs / 1000,
 		});
+	});
+});
+
+describe('words on screen', () => {
+	it("uses n8n's casing for collections and plain words for the Options tooltips", () => {
+		const options = description.properties.find((p) => p.name === 'options') as INodeProperties;
+		expect(options.placeholder).toBe('Add option');
+		const triggerOptions = new BusinessCrmTrigger().description.properties.find(
+			(p) => p.name === 'options',
+		);
+		expect(triggerOptions?.placeholder).toBe('Add option');
+		const tooltip = (name: string) =>
+			(options.options as INodeProperties[]).find((o) => o.name === name)?.description;
+		expect(tooltip('maxRetries')).toBe(
+			"How many times to retry a request the API rejected with 429 'Too Many Requests', each time after waiting as long as the API asks. Reads (not Create) are also retried after a server error (502, 503, 504) or a dropped connection.",
+		);
+		expect(tooltip('maxRetryWait')).toBe(
+			'The longest time one request may spend waiting for the rate limit, over all its retries. If the API asks for a longer wait, the node stops with an error that says so.',
+		);
+	});
+
+	it('names one place for API keys in the credential and the errors, and gives Organization ID a placeholder', () => {
+		const fields = new BusinessCrmApi().properties;
+		const field = (name: string) => fields.find((f) => f.name === name);
+		expect(field('apiKey')?.description).toContain('(Settings › Organization › API Keys)');
+		expect(field('organizationId')?.placeholder).toBe(
+			'ID of the organization the API key belongs to',
+		);
+		const rules = new BusinessCrmApi().test.rules ?? [];
+		const unauthorized = rules.find(
+			(rule) => rule.type === 'responseCode' && rule.properties.value === 401,
+		);
+		expect(unauthorized?.properties.message).toContain('(Settings › Organization › API Keys)');
+		expect(KEY_HELP).toContain('(Settings › Organization › API Keys)');
 	});
 });
 
