@@ -99,7 +99,8 @@ describe('node description', () => {
 				businessId: {
 					__rl: true,
 					mode: 'id',
-					value: "={{ $fromAI('businessId', 'ID of the business', 'string') }}",
+					value:
+						"={{ $fromAI('businessId', 'ID of the business, such as biz_8f3a2c91d04e7b65. Find it by name with the Get many businesses tool.', 'string') }}",
 				},
 				firstName: "={{ $fromAI('firstName', 'Given name of the customer', 'string') }}",
 				lastName: "={{ $fromAI('lastName', 'Family name of the customer', 'string') }}",
@@ -115,6 +116,10 @@ describe('node description', () => {
 			.shape;
 		expect(Object.keys(shape).sort()).toEqual(['businessId', 'firstName', 'lastName']);
 		expect(shape.firstName.description).toBe('Given name of the customer');
+		// The README's suggested description is what the model reads for the Business.
+		expect(shape.businessId.description).toBe(
+			'ID of the business, such as biz_8f3a2c91d04e7b65. Find it by name with the Get many businesses tool.',
+		);
 		await tool.invoke({ businessId: 'biz_1', firstName: 'Ada', lastName: 'Lovelace' });
 		expect(calls).toEqual([{ businessId: 'biz_1', firstName: 'Ada', lastName: 'Lovelace' }]);
 	});
@@ -180,6 +185,12 @@ describe('codex and package manifest', () => {
 		'Communication',
 		'Utility',
 	];
+
+	it('tells the user in the Business tooltip what an ID looks like and where to find one', () => {
+		expect(businessIdLocator.description).toBe(
+			'The business, picked from the list or given by its ID, such as biz_8f3a2c91d04e7b65. Business › Get Many lists every business with its ID.',
+		);
+	});
 
 	it('shows a By ID placeholder shaped like a real business ID (biz_ and 16 hex characters)', () => {
 		const locators = description.properties.filter((p) => p.name === 'businessId');

@@ -7,7 +7,8 @@ export const businessIdLocator: INodeProperties = {
 	type: 'resourceLocator',
 	default: { mode: 'list', value: '' },
 	required: true,
-	description: 'The business, picked from the list or given by its ID',
+	description:
+		'The business, picked from the list or given by its ID, such as biz_8f3a2c91d04e7b65. Business › Get Many lists every business with its ID.',
 	modes: [
 		{
 			displayName: 'From List',
