@@ -104,7 +104,7 @@ describe('Business CRM in a real n8n', () => {
 		expect(refused).toEqual([
 			expect.objectContaining({
 				error:
-					"First Name is empty. Enter the customer's first name. When it comes from an expression, check that the expression gives a value for this item.",
+					"First Name is empty or only spaces. Enter the customer's first name. When it comes from an expression, check that the expression gives a value for this item.",
 			}),
 			expect.objectContaining({
 				error:
