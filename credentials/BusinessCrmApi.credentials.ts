@@ -56,7 +56,7 @@ export class BusinessCrmApi implements ICredentialType {
 			default: '',
 			required: true,
 			description:
-				"An API key of your organization. An organization administrator creates keys in the dashboard's settings (Organization › API Keys).",
+				'An API key of your organization. An organization administrator creates keys in the dashboard (Settings › Organization › API Keys).',
 		},
 		{
 			displayName: 'Organization ID',
@@ -64,7 +64,9 @@ export class BusinessCrmApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			description: 'The ID of the organization the API key belongs to',
+			placeholder: 'ID of the organization the API key belongs to',
+			description:
+				'The ID of the organization the API key belongs to. With the ID of another organization the API refuses the key (HTTP 403).',
 		},
 	];
 

@@ -26,7 +26,9 @@ const nameHelp = (label: string) =>
 	`Enter the customer's ${label}. When it comes from an expression, check that the expression gives a value for this item.`;
 const NO_NAME_HELP = 'Give every custom field a name, or remove the empty one.';
 const ownFieldHelp = (field: string) =>
-	`Set ${field} with its own parameter, or give the custom field another name.`;
+	`Enter it in the node's ${field} field, or give the custom field another name.`;
+const API_ID_HELP =
+	'The API assigns each new customer its id and ignores one that is sent. Remove the custom field, or give it another name.';
 const TWICE_HELP = 'Give each custom field a different name.';
 const RESERVED_HELP =
 	'__proto__, constructor and prototype are reserved in JSON objects, and a name may not hold a line break or another control character. Give the custom field another name.';
@@ -136,7 +138,7 @@ const nameRefusal = (
 		bad,
 		good: 'Grace',
 		path: ADD,
-		message: `${label} is empty`,
+		message: `${label} is empty or only spaces`,
 		description: nameHelp(label.toLowerCase()),
 		requiredByN8n: bad === '' ? label : undefined,
 	},
@@ -206,14 +208,14 @@ const REFUSALS: Array<[string, Refusal]> = [
 			description: LIMIT_HELP,
 		},
 	],
-	businessIdRefusal('get', '', 'Business is empty', EMPTY_BUSINESS_HELP),
-	businessIdRefusal('get', '   ', 'Business is empty', EMPTY_BUSINESS_HELP),
-	businessIdRefusal('get', '\t\n', 'Business is empty', EMPTY_BUSINESS_HELP),
+	businessIdRefusal('get', '', 'Business is empty or only spaces', EMPTY_BUSINESS_HELP),
+	businessIdRefusal('get', '   ', 'Business is empty or only spaces', EMPTY_BUSINESS_HELP),
+	businessIdRefusal('get', '\t\n', 'Business is empty or only spaces', EMPTY_BUSINESS_HELP),
 	businessIdRefusal('get', '.', '"." is not a valid business ID', DOT_BUSINESS_HELP),
 	businessIdRefusal('get', '..', '".." is not a valid business ID', DOT_BUSINESS_HELP),
 	businessIdRefusal('get', ' .. ', '".." is not a valid business ID', DOT_BUSINESS_HELP),
-	businessIdRefusal('create', '', 'Business is empty', EMPTY_BUSINESS_HELP),
-	businessIdRefusal('create', '  ', 'Business is empty', EMPTY_BUSINESS_HELP),
+	businessIdRefusal('create', '', 'Business is empty or only spaces', EMPTY_BUSINESS_HELP),
+	businessIdRefusal('create', '  ', 'Business is empty or only spaces', EMPTY_BUSINESS_HELP),
 	businessIdRefusal('create', '..', '".." is not a valid business ID', DOT_BUSINESS_HELP),
 	nameRefusal('firstName', '', 'First Name'),
 	nameRefusal('firstName', '   ', 'First Name'),
@@ -223,39 +225,41 @@ const REFUSALS: Array<[string, Refusal]> = [
 	customFieldRefusal('   ', 'Custom field 2 has no name', NO_NAME_HELP),
 	customFieldRefusal(
 		'firstName',
-		'Custom field "firstName" would overwrite the firstName the node sends',
-		ownFieldHelp('firstName'),
+		'Custom field "firstName" would overwrite the First Name the node sends',
+		ownFieldHelp('First Name'),
 	),
 	customFieldRefusal(
 		'FIRSTNAME',
-		'Custom field "FIRSTNAME" would overwrite the firstName the node sends',
-		ownFieldHelp('firstName'),
+		'Custom field "FIRSTNAME" would overwrite the First Name the node sends',
+		ownFieldHelp('First Name'),
 	),
 	customFieldRefusal(
 		'lastname',
-		'Custom field "lastname" would overwrite the lastName the node sends',
-		ownFieldHelp('lastName'),
+		'Custom field "lastname" would overwrite the Last Name the node sends',
+		ownFieldHelp('Last Name'),
 	),
 	customFieldRefusal(
 		'Email',
-		'Custom field "Email" would overwrite the email the node sends',
-		ownFieldHelp('email'),
+		'Custom field "Email" would overwrite the Email the node sends',
+		ownFieldHelp('Additional Fields › Email'),
 	),
 	customFieldRefusal(
 		'PHONE',
-		'Custom field "PHONE" would overwrite the phone the node sends',
-		ownFieldHelp('phone'),
+		'Custom field "PHONE" would overwrite the Phone the node sends',
+		ownFieldHelp('Additional Fields › Phone'),
 	),
 	customFieldRefusal(
 		'businessId',
-		'Custom field "businessId" would overwrite the businessId the node sends',
-		ownFieldHelp('businessId'),
+		'Custom field "businessId" would overwrite the Business the node sends',
+		ownFieldHelp('Business'),
 	),
 	customFieldRefusal(
 		'BUSINESSID',
-		'Custom field "BUSINESSID" would overwrite the businessId the node sends',
-		ownFieldHelp('businessId'),
+		'Custom field "BUSINESSID" would overwrite the Business the node sends',
+		ownFieldHelp('Business'),
 	),
+	customFieldRefusal('id', 'Custom field "id" cannot be set', API_ID_HELP),
+	customFieldRefusal('ID', 'Custom field "ID" cannot be set', API_ID_HELP),
 	customFieldRefusal('company', 'Custom field "company" is given twice', TWICE_HELP),
 	customFieldRefusal('__proto__', 'Custom field name "__proto__" cannot be used', RESERVED_HELP),
 	customFieldRefusal(

@@ -95,16 +95,14 @@ describe('Business', () => {
 	describe('list search (Business locator, From List)', () => {
 		it('lists every business with a readable name, reading every page', async () => {
 			const { results } = await listBusinesses(credentialsFor(sandbox));
-			expect(results).toEqual(
-				sandbox.businesses.map((b) => ({ name: `${b.name} (${b.id})`, value: b.id })),
-			);
+			expect(results).toEqual(sandbox.businesses.map((b) => ({ name: b.name, value: b.id })));
 			expect(requestsTo(sandbox, LIST)).toHaveLength(2);
 		});
 
 		it('filters by name, case-insensitively', async () => {
 			const target = sandbox.businesses[3];
 			const { results } = await listBusinesses(credentialsFor(sandbox), target.name.toUpperCase());
-			expect(results).toContainEqual({ name: `${target.name} (${target.id})`, value: target.id });
+			expect(results).toContainEqual({ name: target.name, value: target.id });
 			expect(results.every((r) => r.name.toLowerCase().includes(target.name.toLowerCase()))).toBe(
 				true,
 			);
@@ -113,13 +111,49 @@ describe('Business', () => {
 		it('filters by ID', async () => {
 			const target = sandbox.businesses[44];
 			const { results } = await listBusinesses(credentialsFor(sandbox), target.id);
-			expect(results).toEqual([{ name: `${target.name} (${target.id})`, value: target.id }]);
+			expect(results).toEqual([{ name: target.name, value: target.id }]);
+		});
+
+		it('shows the ID beside the name only for businesses that share a name', async () => {
+			const [first, second] = sandbox.businesses;
+			const ownName = second.name;
+			second.name = first.name;
+			try {
+				const { results } = await listBusinesses(credentialsFor(sandbox));
+				expect(results.slice(0, 3)).toEqual([
+					{ name: `${first.name} (${first.id})`, value: first.id },
+					{ name: `${first.name} (${second.id})`, value: second.id },
+					{ name: sandbox.businesses[2].name, value: sandbox.businesses[2].id },
+				]);
+			} finally {
+				second.name = ownName;
+			}
 		});
 
 		it('works with an unpaginated array reply too', async () => {
 			sandbox.setBusinessListShape('array');
 			const { results } = await listBusinesses(credentialsFor(sandbox));
 			expect(results).toHaveLength(45);
+		});
+
+		it('past the retry bounds of a 429 says to open the list again (no node Options apply here)', async () => {
+			sandbox.setFaults({
+				rateLimitBurst: { path: '/api/business/list/all', count: 6, retryAfter: 0 },
+			});
+			try {
+				const failure = await listBusinesses(credentialsFor(sandbox)).then(
+					() => undefined,
+					(error: Error & { description?: string }) => error,
+				);
+				expect(failure?.message).toMatch(
+					/^List businesses failed: the Business CRM API answered 429/,
+				);
+				expect(failure?.description).toMatch(
+					/Gave up after 5 retries .*\)\. Wait a moment, then open the list again\.$/,
+				);
+			} finally {
+				sandbox.resetFaults();
+			}
 		});
 
 		it('gives up after 30 s when the API accepts the connection and never answers', async () => {

@@ -173,7 +173,30 @@ describe('the Test button repairs the Base URL as the node does', () => {
 			credentials,
 			parameters: { resource: 'customer', operation: 'getAll', limit: 1 },
 		});
-		expect(error?.message).toMatch(/^Get many customers failed: /);
+		expect(error?.message).toBe(
+			'Get many customers failed: the server at that address does not speak HTTPS',
+		);
+		expect(error?.description).toBe(
+			'No scheme was typed, so https:// was used, and the server at that address does not speak HTTPS. If it is a plain-HTTP address, type http:// in front of the Base URL in the Business CRM credential.',
+		);
+		expect(sandbox.requests).toEqual([]);
+	});
+
+	it('https:// typed in front of a plain-HTTP server: the handshake failure names scheme and port', async () => {
+		const { error } = await runNode({
+			credentials: {
+				baseUrl: `https://127.0.0.1:${sandbox.port}`,
+				apiKey: sandbox.apiKey,
+				organizationId: sandbox.organizationId,
+			},
+			parameters: { resource: 'customer', operation: 'getAll', limit: 1 },
+		});
+		expect(error?.message).toMatch(
+			/^Get many customers failed: the TLS handshake failed \((EPROTO|ERR_SSL_WRONG_VERSION_NUMBER|wrong version number)\)$/,
+		);
+		expect(error?.description).toBe(
+			'The server at the Base URL does not speak HTTPS on that address and port. Check the scheme and port of the Base URL in the Business CRM credential.',
+		);
 		expect(sandbox.requests).toEqual([]);
 	});
 });

@@ -15,6 +15,8 @@ import { DEFAULT_PAGES_IN_PARALLEL } from '../nodes/BusinessCrm/shared/paginatio
 import { businessIdLocator } from '../nodes/BusinessCrm/shared/descriptions';
 import { BusinessCrmTrigger } from '../nodes/BusinessCrmTrigger/BusinessCrmTrigger.node';
 import { TRIGGER_TYPE } from './helpers/poll-harness';
+import { BusinessCrmApi } from '../credentials/BusinessCrmApi.credentials';
+import { KEY_HELP } from '../nodes/BusinessCrm/shared/errors';
 
 const nodeType = loadNodeType();
 const { description } = nodeType;
@@ -110,7 +112,8 @@ describe('node description', () => {
 				businessId: {
 					__rl: true,
 					mode: 'id',
-					value: "={{ $fromAI('businessId', 'ID of the business', 'string') }}",
+					value:
+						"={{ $fromAI('businessId', 'ID of the business, such as biz_8f3a2c91d04e7b65. Find it by name with the Get many businesses tool.', 'string') }}",
 				},
 				firstName: "={{ $fromAI('firstName', 'Given name of the customer', 'string') }}",
 				lastName: "={{ $fromAI('lastName', 'Family name of the customer', 'string') }}",
@@ -126,6 +129,10 @@ describe('node description', () => {
 			.shape;
 		expect(Object.keys(shape).sort()).toEqual(['businessId', 'firstName', 'lastName']);
 		expect(shape.firstName.description).toBe('Given name of the customer');
+		// The README's suggested description is what the model reads for the Business.
+		expect(shape.businessId.description).toBe(
+			'ID of the business, such as biz_8f3a2c91d04e7b65. Find it by name with the Get many businesses tool.',
+		);
 		await tool.invoke({ businessId: 'biz_1', firstName: 'Ada', lastName: 'Lovelace' });
 		expect(calls).toEqual([{ businessId: 'biz_1', firstName: 'Ada', lastName: 'Lovelace' }]);
 	});
@@ -227,6 +234,40 @@ describe('node description', () => {
 	});
 });
 
+describe('words on screen', () => {
+	it("uses n8n's casing for collections and plain words for the Options tooltips", () => {
+		const options = description.properties.find((p) => p.name === 'options') as INodeProperties;
+		expect(options.placeholder).toBe('Add option');
+		const triggerOptions = new BusinessCrmTrigger().description.properties.find(
+			(p) => p.name === 'options',
+		);
+		expect(triggerOptions?.placeholder).toBe('Add option');
+		const tooltip = (name: string) =>
+			(options.options as INodeProperties[]).find((o) => o.name === name)?.description;
+		expect(tooltip('maxRetries')).toBe(
+			"How many times to retry a request the API rejected with 429 'Too Many Requests', each time after waiting as long as the API asks. Reads (not Create) are also retried after a server error (502, 503, 504) or a dropped connection.",
+		);
+		expect(tooltip('maxRetryWait')).toBe(
+			'The longest time one request may spend waiting for the rate limit, over all its retries. If the API asks for a longer wait, the node stops with an error that says so.',
+		);
+	});
+
+	it('names one place for API keys in the credential and the errors, and gives Organization ID a placeholder', () => {
+		const fields = new BusinessCrmApi().properties;
+		const field = (name: string) => fields.find((f) => f.name === name);
+		expect(field('apiKey')?.description).toContain('(Settings › Organization › API Keys)');
+		expect(field('organizationId')?.placeholder).toBe(
+			'ID of the organization the API key belongs to',
+		);
+		const rules = new BusinessCrmApi().test.rules ?? [];
+		const unauthorized = rules.find(
+			(rule) => rule.type === 'responseCode' && rule.properties.value === 401,
+		);
+		expect(unauthorized?.properties.message).toContain('(Settings › Organization › API Keys)');
+		expect(KEY_HELP).toContain('(Settings › Organization › API Keys)');
+	});
+});
+
 describe('codex and package manifest', () => {
 	const categories = [
 		'Data & Storage',
@@ -241,11 +282,35 @@ describe('codex and package manifest', () => {
 		'Utility',
 	];
 
+	it('tells the user in the Business tooltip what an ID looks like and where to find one', () => {
+		expect(businessIdLocator.description).toBe(
+			'The business, picked from the list or given by its ID, such as biz_8f3a2c91d04e7b65. Business › Get Many lists every business with its ID.',
+		);
+	});
+
+	it('shows a By ID placeholder shaped like a real business ID (biz_ and 16 hex characters)', () => {
+		const locators = description.properties.filter((p) => p.name === 'businessId');
+		expect(locators.length).toBeGreaterThan(0);
+		for (const locator of locators) {
+			const byId = locator.modes?.find((mode) => mode.name === 'id');
+			expect(byId?.placeholder).toMatch(/^e\.g\. biz_[0-9a-f]{16}$/);
+		}
+	});
+
 	it('files the node under a category n8n knows, findable by the words users search for', () => {
 		expect(codex.node).toBe(NODE_TYPE);
 		expect(codex.categories.every((c) => categories.includes(c))).toBe(true);
 		expect(codex.alias).toEqual(expect.arrayContaining(['customer', 'CRM', 'business', 'contact']));
 		expect(codex.resources.primaryDocumentation[0].url).toMatch(/^https:\/\//);
+		// n8n's editor appends "?utm_source=…" to the codex link: it must hold no #anchor.
+		for (const url of [
+			codex.resources.primaryDocumentation[0].url,
+			triggerCodex.resources.primaryDocumentation[0].url,
+		]) {
+			expect(new URL(`${url}?utm_source=n8n_app`).hash).toBe('');
+		}
+		// A documentationUrl starting with http is opened as given, anchor included.
+		expect(description.documentationUrl).toMatch(/^https:\/\/.*#operations$/);
 		expect(codex.resources.credentialDocumentation[0].url).toMatch(/^https:\/\//);
 	});
 
@@ -270,9 +335,7 @@ describe('codex and package manifest', () => {
 		expect(triggerCodex.node).toBe(TRIGGER_TYPE);
 		expect(triggerCodex.categories.every((c) => categories.includes(c))).toBe(true);
 		expect(triggerCodex.alias).toEqual(expect.arrayContaining(['customer', 'CRM', 'new customer']));
-		expect(triggerCodex.resources.primaryDocumentation[0].url).toMatch(
-			/^https:\/\/.*#business-crm-trigger$/,
-		);
+		expect(triggerCodex.resources.primaryDocumentation[0].url).toMatch(/^https:\/\//);
 		expect(triggerCodex.resources.credentialDocumentation[0].url).toMatch(/^https:\/\//);
 	});
 });

@@ -29,8 +29,8 @@ describe('the built package, loaded by n8n-core the way n8n loads a community pa
 		expect(trigger.polling).toBe(true);
 		expect(trigger.iconUrl).toEqual(node.iconUrl);
 		expect(trigger.codex?.categories).toEqual(['Sales']);
-		expect(trigger.codex?.resources?.primaryDocumentation?.[0].url).toMatch(
-			/#business-crm-trigger$/,
+		expect(trigger.codex?.resources?.primaryDocumentation?.[0].url).toBe(
+			'https://github.com/n8n-nodes-business-crm/n8n-nodes-business-crm',
 		);
 		expect(trigger.properties.map((p) => p.name)).toEqual(['pollTimes', 'event', 'options']);
 

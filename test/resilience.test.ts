@@ -26,12 +26,15 @@ const SERVER_ERROR_HINT = 'The API had a server error.';
 const KEY_HELP =
 	'API keys are managed by an organization administrator in the dashboard (Settings › Organization › API Keys).';
 const TIMEOUT_HINT =
-	'The Business CRM API did not answer in time. Try again later, or raise the timeout under Request Options › Timeout.';
+	"The Business CRM API did not answer in time. Try again later, or raise the timeout on this node's Settings tab (Request Options › Timeout).";
 const DROPPED_HINT = 'The API or a proxy dropped the connection. Try again later.';
 const REFUSED_HINT =
 	'Nothing answers at the Base URL of the Business CRM credential. Check the address and port, and that the API is up.';
 const RAISE_LIMITS =
-	'Raise Options › Max Retries or Max Total Wait, or spread the requests out with Request Options › Batching.';
+	"Raise Max Retries or Max Total Wait under Options on the Parameters tab, or space the input items out on the node's Settings tab (Request Options › Batching).";
+/** Batching spaces out input items, not the pages of one Get Many, so it is not offered there. */
+const RAISE_LIMITS_FOR_PAGES =
+	'Raise Max Retries or Max Total Wait under Options on the Parameters tab.';
 /** A credential the sandbox does not know. */
 const UNKNOWN_CREDENTIAL = ['revoked', 'credential', '0001'].join('-');
 const FAULT_HTML_START =
@@ -335,6 +338,20 @@ describe('Resilience', () => {
 				message:
 					'Get business failed: the Business CRM API answered 429 "Too Many Requests: Rate limit exceeded"',
 				description: `The API rate limit was hit and it did not say how long to wait. Gave up after 0 retries and 0 s of waiting (limits: 0 retries, 120 s). ${RAISE_LIMITS}`,
+				httpCode: '429',
+			});
+		});
+
+		it('Get Many gives up on a page with advice that fits a paged read (no Batching)', async () => {
+			sandbox.seedCustomers(250);
+			sandbox.setFaults({
+				rateLimitBurst: { path: CUSTOMERS, after: 1, retryAfter: 0.2 },
+			});
+			const { error } = await getCustomers({ options: { maxRetries: 1 } });
+			expectNodeApiError(error, {
+				message:
+					'Get many customers failed: the Business CRM API answered 429 "Too Many Requests: Rate limit exceeded"',
+				description: `The API rate limit was hit and it asked to wait 0.2 s. Gave up after 1 retry and 0.2 s of waiting (limits: 1 retry, 120 s). ${RAISE_LIMITS_FOR_PAGES}`,
 				httpCode: '429',
 			});
 		});
@@ -787,7 +804,7 @@ describe('Resilience', () => {
 				message:
 					'Get business failed: the TLS certificate of the API was not accepted: it is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT)',
 				description:
-					'Fix the certificate on the server, or, if you trust this server, turn on Request Options › Ignore SSL Issues in this node.',
+					"Fix the certificate on the server, or, if you trust this server, turn on Ignore SSL Issues on this node's Settings tab (Request Options › Ignore SSL Issues).",
 			});
 			expect(tls.requests).toBe(before);
 		});
@@ -795,7 +812,7 @@ describe('Resilience', () => {
 		it('a self-signed certificate on Create: no "may or may not", nothing was sent', async () => {
 			const { error } = await createCustomer({}, tls.url);
 			expect((error as NodeError).description).toBe(
-				'Fix the certificate on the server, or, if you trust this server, turn on Request Options › Ignore SSL Issues in this node.',
+				"Fix the certificate on the server, or, if you trust this server, turn on Ignore SSL Issues on this node's Settings tab (Request Options › Ignore SSL Issues).",
 			);
 		});
 

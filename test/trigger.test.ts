@@ -278,7 +278,7 @@ describe('nothing lost, nothing twice', () => {
 			/^Read customers failed: the Business CRM API answered 429/,
 		);
 		expect((failed.error as Error & { description?: string }).description).toMatch(
-			/Gave up after 5 retries/,
+			/Gave up after 5 retries .*\)\. The next poll tries again\.$/,
 		);
 		expect(takeRequests()).toHaveLength(6);
 		expect(trigger.nodeStaticData()).toEqual(before);
@@ -387,7 +387,7 @@ describe('Options › Business', () => {
 			options: { businessId: { __rl: true, mode: 'list', value: '' } },
 		});
 		const outcome = await empty.activate();
-		expect(outcome.error?.message).toBe('Business is empty');
+		expect(outcome.error?.message).toBe('Business is empty or only spaces');
 		expectRequests([]);
 	});
 });

@@ -17,6 +17,10 @@ export class BusinessCrm implements INodeType {
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Read businesses and add or list customers with the Business and Customer Service API',
+		// Used as given. The codex's primaryDocumentation gets n8n's tracking query appended
+		// after it, which would break an #anchor, so the codex links the README without one.
+		documentationUrl:
+			'https://github.com/n8n-nodes-business-crm/n8n-nodes-business-crm?tab=readme-ov-file#operations',
 		defaults: {
 			name: 'Business CRM',
 		},

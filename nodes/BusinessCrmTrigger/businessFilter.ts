@@ -14,7 +14,7 @@ export function businessOption(ctx: IPollFunctions): string | undefined {
 		// Read as "every business", an empty choice would emit what the user meant to exclude.
 		throw inputError(
 			ctx,
-			'Business is empty',
+			'Business is empty or only spaces',
 			'Pick a business under Options › Business, enter its ID, or remove the option to be told about the customers of every business.',
 		);
 	}

@@ -42,13 +42,20 @@ export async function searchBusinesses(
 	});
 
 	const needle = filter?.trim().toLowerCase() ?? '';
+	const nameCounts = new Map<string, number>();
+	for (const business of items) {
+		const name = businessName(business);
+		if (name) nameCounts.set(name, (nameCounts.get(name) ?? 0) + 1);
+	}
 	const results: INodeListSearchItems[] = [];
 	for (const business of items) {
 		const id = recordId(business, BUSINESS_ID_KEYS);
 		if (id === undefined) continue;
 		const name = businessName(business);
-		const label = name ? `${name} (${id})` : id;
-		if (needle && !label.toLowerCase().includes(needle)) continue;
+		// The name alone, so the dropdown does not cut it off; the ID is the value and is searched,
+		// and shown only to tell apart businesses of the same name.
+		if (needle && !`${name ?? ''} ${id}`.toLowerCase().includes(needle)) continue;
+		const label = !name ? id : (nameCounts.get(name) ?? 0) > 1 ? `${name} (${id})` : name;
 		results.push({ name: label, value: id });
 	}
 	return { results };

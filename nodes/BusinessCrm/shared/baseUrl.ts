@@ -23,11 +23,17 @@ export function urlPassword(url: string): string | undefined {
  * "htps://", a missing scheme, the API's own /api/public/v1 prefix) and refuses what cannot be
  * meant (another scheme, a query string).
  */
-export function parseBaseUrl(value: unknown): { url?: string; problem?: string } {
+export function parseBaseUrl(value: unknown): {
+	url?: string;
+	problem?: string;
+	/** True when no scheme was typed and https:// was put in front. */
+	schemeAssumed?: boolean;
+} {
 	const typed = typeof value === 'string' ? value.trim() : '';
 	if (typed === '') return { problem: 'The Base URL is empty.' + EXAMPLE };
 	const quoted = `"${withoutPassword(typed)}"`;
 	let url;
+	let schemeAssumed = false;
 	const scheme = /^(h+t+p+)(s*)(?::\/*|\/+)/i.exec(typed);
 	if (scheme) {
 		url = (scheme[2] ? 'https' : 'http') + '://' + typed.slice(scheme[0].length);
@@ -36,6 +42,7 @@ export function parseBaseUrl(value: unknown): { url?: string; problem?: string }
 	} else {
 		// No scheme at all: assume HTTPS so the key is never sent in clear text by accident.
 		url = 'https://' + typed;
+		schemeAssumed = true;
 	}
 	if (/[?#]/.test(url)) {
 		return {
@@ -48,5 +55,5 @@ export function parseBaseUrl(value: unknown): { url?: string; problem?: string }
 	if (!/^https?:\/\/[^/:]+/i.test(url)) {
 		return { problem: `The Base URL ${quoted} has no host name.${EXAMPLE}` };
 	}
-	return { url };
+	return { url, schemeAssumed };
 }

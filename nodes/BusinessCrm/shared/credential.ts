@@ -14,6 +14,8 @@ export interface CheckedCredential {
 	baseUrl: string;
 	apiKey: string;
 	organizationId: string;
+	/** True when the Base URL was typed without a scheme and https:// was assumed. */
+	schemeAssumed: boolean;
 	/** What must never appear in a message or output: the key as sent, a password in the URL. */
 	secrets: string[];
 }
@@ -85,7 +87,7 @@ function headerValue(label: string, value: unknown): string | CredentialProblem 
 export function checkCredential(
 	data: ICredentialDataDecryptedObject,
 ): CheckedCredential | CredentialProblem {
-	const { url, problem } = parseBaseUrl(data.baseUrl);
+	const { url, problem, schemeAssumed } = parseBaseUrl(data.baseUrl);
 	if (url === undefined) {
 		return {
 			problem: (problem as string).replace(
@@ -108,5 +110,11 @@ export function checkCredential(
 	const password = urlPassword(url);
 	// Only the key is secret; the organization ID stays readable, since a 403 asks to check it.
 	const secrets = password === undefined ? [apiKey] : [apiKey, password];
-	return { baseUrl: url, apiKey, organizationId, secrets };
+	return {
+		baseUrl: url,
+		apiKey,
+		organizationId,
+		schemeAssumed: schemeAssumed === true,
+		secrets,
+	};
 }

@@ -8,7 +8,8 @@ export const businessIdLocator: INodeProperties = {
 	type: 'resourceLocator',
 	default: { mode: 'list', value: '' },
 	required: true,
-	description: 'The business, picked from the list or given by its ID',
+	description:
+		'The business, picked from the list or given by its ID, such as biz_8f3a2c91d04e7b65. Business › Get Many lists every business with its ID.',
 	modes: [
 		{
 			displayName: 'From List',
@@ -24,7 +25,7 @@ export const businessIdLocator: INodeProperties = {
 			displayName: 'By ID',
 			name: 'id',
 			type: 'string',
-			placeholder: 'e.g. biz_8f3a2c91d04e',
+			placeholder: 'e.g. biz_8f3a2c91d04e7b65',
 		},
 	],
 };
@@ -63,7 +64,7 @@ export const retryOptions: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
 	type: 'collection',
-	placeholder: 'Add Option',
+	placeholder: 'Add option',
 	default: {},
 	options: [
 		{
@@ -73,7 +74,7 @@ export const retryOptions: INodeProperties = {
 			typeOptions: { minValue: 0, maxValue: 100 },
 			default: 5,
 			description:
-				'How often a request the API rate-limited (HTTP 429) is sent again after waiting as the API asks. Reads are also retried after HTTP 502, 503 and 504.',
+				"How many times to retry a request the API rejected with 429 'Too Many Requests', each time after waiting as long as the API asks. Reads (not Create) are also retried after a server error (502, 503, 504) or a dropped connection.",
 		},
 		{
 			displayName: 'Max Total Wait (Seconds)',
@@ -82,7 +83,7 @@ export const retryOptions: INodeProperties = {
 			typeOptions: { minValue: 0, maxValue: 3600 },
 			default: 120,
 			description:
-				'The longest one request may wait in all for the rate limit. If the API asks for a longer wait, the node stops with an error that says so.',
+				'The longest time one request may spend waiting for the rate limit, over all its retries. If the API asks for a longer wait, the node stops with an error that says so.',
 		},
 		{
 			displayName: 'Skip Existing',

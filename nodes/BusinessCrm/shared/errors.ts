@@ -15,7 +15,7 @@ export interface ApiReply {
 	headers: Record<string, unknown>;
 }
 
-const KEY_HELP =
+export const KEY_HELP =
 	'API keys are managed by an organization administrator in the dashboard (Settings › Organization › API Keys).';
 
 /** What a user should check for each status, after the API's own words. */

@@ -9,8 +9,10 @@ export interface Failure {
 /** Where a request went, for the advice: timeouts can be raised only in the node's options. */
 export interface FailureContext {
 	timeoutMs?: number;
-	/** Whether Request Options (Timeout, Ignore SSL Issues) exist where the request came from. */
+	/** Whether the node's Settings tab has Request Options (Timeout, Ignore SSL Issues) here. */
 	hasRequestOptions: boolean;
+	/** True when the Base URL was typed without a scheme and https:// was assumed. */
+	schemeAssumed?: boolean;
 }
 
 interface Cause {
@@ -78,6 +80,17 @@ function n8nRefusal(error: unknown): Failure | undefined {
 	return undefined;
 }
 
+/**
+ * A TLS handshake with a server that answered in something other than TLS, usually plain HTTP
+ * ("wrong version number" from OpenSSL).
+ */
+function notTls(error: unknown, code: string | undefined): boolean {
+	if (code === 'EPROTO' || code === 'ERR_SSL_WRONG_VERSION_NUMBER') return true;
+	return causes(error).some(
+		(cause) => typeof cause.message === 'string' && /wrong version number/i.test(cause.message),
+	);
+}
+
 function seconds(ms: number): string {
 	return `${Number((ms / 1000).toFixed(1))} s`;
 }
@@ -92,10 +105,25 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
 		return {
 			message: `the TLS certificate of the API was not accepted: ${certificate} (${code})`,
 			description: context.hasRequestOptions
-				? 'Fix the certificate on the server, or, if you trust this server, turn on Request Options › Ignore SSL Issues in this node.'
-				: 'Fix the certificate on the server. Until then, enter the business By ID and turn on Request Options › Ignore SSL Issues in the node.',
+				? "Fix the certificate on the server, or, if you trust this server, turn on Ignore SSL Issues on this node's Settings tab (Request Options › Ignore SSL Issues)."
+				: "Fix the certificate on the server. Until then, enter the business By ID and turn on Ignore SSL Issues on the node's Settings tab (Request Options › Ignore SSL Issues).",
 			mayHaveReachedApi: false,
 		};
+	}
+	if (notTls(error, code)) {
+		return context.schemeAssumed
+			? {
+					message: 'the server at that address does not speak HTTPS',
+					description:
+						'No scheme was typed, so https:// was used, and the server at that address does not speak HTTPS. If it is a plain-HTTP address, type http:// in front of the Base URL in the Business CRM credential.',
+					mayHaveReachedApi: false,
+				}
+			: {
+					message: `the TLS handshake failed (${code ?? 'wrong version number'})`,
+					description:
+						'The server at the Base URL does not speak HTTPS on that address and port. Check the scheme and port of the Base URL in the Business CRM credential.',
+					mayHaveReachedApi: false,
+				};
 	}
 	switch (code) {
 		case 'ECONNABORTED':
@@ -105,7 +133,7 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
 					? `no answer within ${seconds(context.timeoutMs)}`
 					: 'no answer in time',
 				description: context.hasRequestOptions
-					? 'The Business CRM API did not answer in time. Try again later, or raise the timeout under Request Options › Timeout.'
+					? "The Business CRM API did not answer in time. Try again later, or raise the timeout on this node's Settings tab (Request Options › Timeout)."
 					: `The Business CRM API did not answer within ${context.timeoutMs ? seconds(context.timeoutMs) : 'the time allowed'}. Check that the API is up, then try again.`,
 				mayHaveReachedApi: true,
 			};

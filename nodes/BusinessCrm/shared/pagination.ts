@@ -123,6 +123,7 @@ export async function readList(
 			options: { ...read.options, qs },
 			policy: read.policy,
 			itemIndex: read.itemIndex,
+			listPage: true,
 		}).then(
 			(body) => ({ body }),
 			(error: unknown) => {

@@ -42,6 +42,8 @@ export interface ApiRequest {
 	hints?: Record<number, string>;
 	/** Whether a 2xx without a body is a success (Create); reads need a body. */
 	emptyBodyIsSuccess?: boolean;
+	/** A page of a list read: n8n's Batching spaces out input items, not the pages of one read. */
+	listPage?: boolean;
 }
 
 /**
@@ -210,6 +212,19 @@ export function invalidWait(reply: ApiReply): string | undefined {
 	return undefined;
 }
 
+/** What the user can change once the rate limit outlasted the retries, where the request came from. */
+function rateLimitAdvice(ctx: Context, request: ApiRequest): string {
+	if (!('getExecuteData' in ctx)) {
+		return 'getActivationMode' in ctx
+			? 'The next poll tries again.'
+			: 'Wait a moment, then open the list again.';
+	}
+	const options = 'Raise Max Retries or Max Total Wait under Options on the Parameters tab';
+	return request.listPage
+		? `${options}.`
+		: `${options}, or space the input items out on the node's Settings tab (Request Options › Batching).`;
+}
+
 function plural(count: number, one: string, many: string): string {
 	return `${count} ${count === 1 ? one : many}`;
 }
@@ -336,7 +351,7 @@ async function sendWithRetries(
 	request: ApiRequest,
 	pacer?: Pacer,
 ): Promise<ApiReply> {
-	const { baseUrl, secrets } = await credentialFor(ctx, request.itemIndex);
+	const { baseUrl, secrets, schemeAssumed } = await credentialFor(ctx, request.itemIndex);
 	const idempotent = request.uncertainOutcome === undefined;
 	const { policy, itemIndex, what } = request;
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
@@ -365,7 +380,7 @@ async function sendWithRetries(
 					: invalid !== undefined
 						? `it gave an invalid wait (${invalid})`
 						: 'it did not say how long to wait';
-			return `The API rate limit was hit and ${askedText}. Gave up after ${plural(attempt, 'retry', 'retries')} and ${seconds(waitedMs)} of waiting (limits: ${plural(policy.maxRetries, 'retry', 'retries')}, ${seconds(policy.maxWaitMs)}). Raise Options › Max Retries or Max Total Wait, or spread the requests out with Request Options › Batching.`;
+			return `The API rate limit was hit and ${askedText}. Gave up after ${plural(attempt, 'retry', 'retries')} and ${seconds(waitedMs)} of waiting (limits: ${plural(policy.maxRetries, 'retry', 'retries')}, ${seconds(policy.maxWaitMs)}). ${rateLimitAdvice(ctx, request)}`;
 		}
 		const hint = request.hints?.[status];
 		if (status < 500 || !uncertain) return hint;
@@ -405,6 +420,7 @@ async function sendWithRetries(
 			const failure = describeFailure(error, {
 				timeoutMs: request.options.timeout,
 				hasRequestOptions: 'getExecuteData' in ctx,
+				schemeAssumed,
 			});
 			const code = errorCode(error);
 			const transient = idempotent && code !== undefined && TRANSIENT_CODES.has(code);

@@ -53,7 +53,7 @@ export function businessId(ctx: IExecuteSingleFunctions): string {
 	if (id === '') {
 		throw inputError(
 			ctx,
-			'Business is empty',
+			'Business is empty or only spaces',
 			'Pick a business from the list, or enter its ID (By ID). When the ID comes from an expression, check that the expression gives a value for this item.',
 			ctx.getItemIndex(),
 		);
@@ -81,7 +81,7 @@ export function requiredText(
 	if (text === '') {
 		throw inputError(
 			ctx,
-			`${label} is empty`,
+			`${label} is empty or only spaces`,
 			`Enter the customer's ${label.toLowerCase()}. When it comes from an expression, check that the expression gives a value for this item.`,
 			ctx.getItemIndex(),
 		);

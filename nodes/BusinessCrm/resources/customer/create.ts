@@ -14,8 +14,17 @@ import { businessId, requiredText, retryPolicy } from '../../shared/validation';
 
 const showOnlyForCreate = { resource: ['customer'], operation: ['create'] };
 
-/** Fields the node sets itself; a custom field may not overwrite them. */
-const NODE_FIELDS = ['businessId', 'firstName', 'lastName', 'email', 'phone'];
+/** Fields the node sets itself, with where the user sets them; a custom field may not overwrite them. */
+const NODE_FIELDS: Record<string, { label: string; where: string }> = {
+	businessId: { label: 'Business', where: 'Business' },
+	firstName: { label: 'First Name', where: 'First Name' },
+	lastName: { label: 'Last Name', where: 'Last Name' },
+	email: { label: 'Email', where: 'Additional Fields › Email' },
+	phone: { label: 'Phone', where: 'Additional Fields › Phone' },
+};
+
+/** Fields the API sets itself and ignores when sent (spec: it assigns customer ids). */
+const API_FIELDS = new Set(['id']);
 
 /** Names that would change the body object itself instead of adding a field to it. */
 const UNSAFE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
@@ -58,7 +67,7 @@ function customerBody(ctx: IExecuteSingleFunctions): IDataObject {
 			field?: Array<{ name?: unknown; value?: unknown }>;
 		}
 	)?.field;
-	const taken = new Set(NODE_FIELDS.map((name) => name.toLowerCase()));
+	const taken = new Set(Object.keys(NODE_FIELDS).map((name) => name.toLowerCase()));
 	for (const [index, field] of (custom ?? []).entries()) {
 		const name = optionalText(field.name);
 		if (name === undefined) {
@@ -70,15 +79,25 @@ function customerBody(ctx: IExecuteSingleFunctions): IDataObject {
 			);
 		}
 		if (taken.has(name.toLowerCase())) {
-			const own = NODE_FIELDS.find((known) => known.toLowerCase() === name.toLowerCase());
+			const own = Object.entries(NODE_FIELDS).find(
+				([known]) => known.toLowerCase() === name.toLowerCase(),
+			)?.[1];
 			throw inputError(
 				ctx,
 				own
-					? `Custom field "${name}" would overwrite the ${own} the node sends`
+					? `Custom field "${name}" would overwrite the ${own.label} the node sends`
 					: `Custom field "${name}" is given twice`,
 				own
-					? `Set ${own} with its own parameter, or give the custom field another name.`
+					? `Enter it in the node's ${own.where} field, or give the custom field another name.`
 					: 'Give each custom field a different name.',
+				ctx.getItemIndex(),
+			);
+		}
+		if (API_FIELDS.has(name.toLowerCase())) {
+			throw inputError(
+				ctx,
+				`Custom field "${name}" cannot be set`,
+				'The API assigns each new customer its id and ignores one that is sent. Remove the custom field, or give it another name.',
 				ctx.getItemIndex(),
 			);
 		}
