@@ -236,3 +236,48 @@ describe('business ids', () => {
 		}
 	});
 });
+
+describe('an error reply without the usual words is still explained', () => {
+	const getWith = async (status: number, body: unknown) => {
+		const api = await startApi((_request, _url, response) => json(response, status, body));
+		try {
+			return await runNode({
+				parameters: { resource: 'business', operation: 'get', businessId: byId('biz_1') },
+				credentials: api.credentials,
+			});
+		} finally {
+			await stop(api.server);
+		}
+	};
+
+	it('a 4xx the node has no hint for, with a list as body: the status alone', async () => {
+		const { items, error } = await getWith(418, ['teapot']);
+		expect(items).toEqual([]);
+		expect(error?.message).toBe('Get business failed: the Business CRM API answered 418');
+		expect((error as { httpCode?: string } | undefined)?.httpCode).toBe('418');
+	});
+
+	it('a 500 whose message is not text: the err it gave, and that the server failed', async () => {
+		const { error } = await getWith(500, { message: 42, err: ' disk full ' });
+		expect(error?.message).toBe(
+			'Get business failed: the Business CRM API answered 500 "disk full"',
+		);
+		expect(error?.description).toBe('The API had a server error.');
+	});
+});
+
+describe('Return All from an expression', () => {
+	it('anything but true or false is refused, not guessed', async () => {
+		const api = await startApi((_request, _url, response) => json(response, 200, {}));
+		try {
+			const { error } = await runNode({
+				parameters: { resource: 'customer', operation: 'getAll', returnAll: '={{ "yes" }}' },
+				credentials: api.credentials,
+			});
+			expect(error?.message).toBe('Return All must be true or false, not "yes"');
+			expect(api.urls).toEqual([]);
+		} finally {
+			await stop(api.server);
+		}
+	});
+});
