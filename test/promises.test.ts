@@ -4,6 +4,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Workflow, type INode } from 'n8n-workflow';
+import { BusinessCrm } from '../nodes/BusinessCrm/BusinessCrm.node';
+import { BusinessCrmApi } from '../credentials/BusinessCrmApi.credentials';
 import { listBusinesses, runNode, type CrmCredentials } from './helpers/harness';
 import { byId } from './helpers/fixtures';
 import { startSandbox } from './sandbox/server';
@@ -279,5 +282,44 @@ describe('Return All from an expression', () => {
 		} finally {
 			await stop(api.server);
 		}
+	});
+});
+
+describe("the credential's own trimming", () => {
+	it('the headers it makes carry the key and organization ID without the pasted spaces', () => {
+		const credential = new BusinessCrmApi();
+		const node: INode = {
+			id: 'crm',
+			name: 'CRM',
+			type: 'n8n-nodes-business-crm.businessCrm',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		};
+		const workflow = new Workflow({
+			nodes: [node],
+			connections: {},
+			active: false,
+			nodeTypes: {
+				getByName: () => new BusinessCrm(),
+				getByNameAndVersion: () => new BusinessCrm(),
+				getKnownTypes: () => ({}),
+			},
+		});
+		// As n8n's CredentialsHelper resolves generic authentication, before any HTTP client sees it.
+		const headers = Object.fromEntries(
+			Object.entries(credential.authenticate.properties.headers ?? {}).map(([name, value]) => [
+				name,
+				workflow.expression.getSimpleParameterValue(
+					node,
+					value as string,
+					'internal',
+					{ $credentials: { apiKey: `  ${KEY}\t`, organizationId: ' org_1 \n' } },
+					undefined,
+					'',
+				),
+			]),
+		);
+		expect(headers).toEqual({ 'X-API-Key': KEY, 'X-Organization-ID': 'org_1' });
 	});
 });
