@@ -383,6 +383,10 @@ describe('Options › Business, as older JSON and numeric ids give it', () => {
 	});
 
 	it('says how to fix an empty option and customers without businessId', async () => {
+		for (const saved of [null, { __rl: true, mode: 'id', value: null }]) {
+			const unset = new TriggerHarness(credentialsFor(sandbox), { options: { businessId: saved } });
+			expect((await unset.activate()).error?.message).toBe('Business is empty');
+		}
 		const empty = new TriggerHarness(credentialsFor(sandbox), { options: { businessId: '  ' } });
 		const outcome = await empty.activate();
 		expect(outcome.error?.message).toBe('Business is empty');
