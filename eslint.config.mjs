@@ -8,7 +8,7 @@ import { globalIgnores } from 'eslint/config';
 // and the tests and benchmarks start processes, read the environment and wait.
 // That is why package.json sets "strict": false.
 export default [
-	globalIgnores(['.cache/**', 'coverage/**', '.n8n-e2e/**']),
+	globalIgnores(['.cache/**', 'coverage/**', '.n8n-e2e/**', '.stryker-tmp/**', 'reports/**']),
 	...config,
 	{
 		files: ['test/**/*.ts', 'benchmarks/**/*.ts'],

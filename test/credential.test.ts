@@ -86,8 +86,9 @@ describe('Business CRM API credential test failures', () => {
 
 	it('fails on an unusable Base URL without sending the key anywhere', async () => {
 		sandbox.clearLog();
+		// An address an HTTP client could reach: only the refusal keeps the key from the sandbox.
 		const result = await testCredential({
-			baseUrl: `ftp://127.0.0.1:${sandbox.port}`,
+			baseUrl: `${sandbox.url}/?tenant=1`,
 			apiKey: sandbox.apiKey,
 			organizationId: sandbox.organizationId,
 		});

@@ -299,6 +299,7 @@ describe('codex and package manifest', () => {
 
 	it('files the node under a category n8n knows, findable by the words users search for', () => {
 		expect(codex.node).toBe(NODE_TYPE);
+		expect(codex.categories.length).toBeGreaterThan(0);
 		expect(codex.categories.every((c) => categories.includes(c))).toBe(true);
 		expect(codex.alias).toEqual(expect.arrayContaining(['customer', 'CRM', 'business', 'contact']));
 		expect(codex.resources.primaryDocumentation[0].url).toMatch(/^https:\/\//);
@@ -333,6 +334,7 @@ describe('codex and package manifest', () => {
 
 	it('files the trigger beside the node, under its own type name', () => {
 		expect(triggerCodex.node).toBe(TRIGGER_TYPE);
+		expect(triggerCodex.categories.length).toBeGreaterThan(0);
 		expect(triggerCodex.categories.every((c) => categories.includes(c))).toBe(true);
 		expect(triggerCodex.alias).toEqual(expect.arrayContaining(['customer', 'CRM', 'new customer']));
 		expect(triggerCodex.resources.primaryDocumentation[0].url).toMatch(/^https:\/\//);

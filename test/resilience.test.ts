@@ -254,6 +254,7 @@ describe('Resilience', () => {
 				['GET', businessPath(), 200],
 			]);
 			// 0.2 s each: not the 1 s, 2 s of the fallback backoff.
+			expect(gaps(businessPath())).toHaveLength(2);
 			for (const gap of gaps(businessPath())) {
 				expect(gap).toBeGreaterThanOrEqual(190);
 				expect(gap).toBeLessThan(900);

@@ -1,0 +1,22 @@
+/**
+ * The in-process suite as Stryker runs it for every mutant. Left out: the suites that test dist/
+ * or the sandbox itself (a mutant of the TypeScript source never reaches them), and the one test
+ * that waits 30 s for a silent API (`global.MUTATION_RUN`): test/failures.test.ts guards the same
+ * message without the wait.
+ */
+const { collectCoverageFrom, coverageThreshold, ...base } = require('../../jest.config.js');
+
+/** @type {import('jest').Config} */
+module.exports = {
+	...base,
+	rootDir: '../..',
+	reporters: ['default'],
+	testPathIgnorePatterns: [
+		...base.testPathIgnorePatterns,
+		'/test/package-load.test.ts',
+		'/test/scan-package.test.ts',
+		'/test/e2e-helpers.test.ts',
+		'/test/sandbox.test.ts',
+	],
+	globals: { MUTATION_RUN: true },
+};
