@@ -132,6 +132,18 @@ describe('Business', () => {
 			}
 		});
 
+		it('labels a business that has no name with its ID', async () => {
+			const [first] = sandbox.businesses;
+			const ownName = first.name;
+			delete (first as { name?: string }).name;
+			try {
+				const { results } = await listBusinesses(credentialsFor(sandbox));
+				expect(results[0]).toEqual({ name: first.id, value: first.id });
+			} finally {
+				first.name = ownName;
+			}
+		});
+
 		it('works with an unpaginated array reply too', async () => {
 			sandbox.setBusinessListShape('array');
 			const { results } = await listBusinesses(credentialsFor(sandbox));

@@ -241,5 +241,30 @@ describe('Customer › Create', () => {
 				},
 			]);
 		});
+
+		it('refuses a custom field number JSON cannot hold (Infinity, NaN), naming the field', async () => {
+			const { items, error } = await runNode({
+				credentials: { ...credentialsFor(sandbox), baseUrl: api.url },
+				parameters: {
+					resource: 'customer',
+					operation: 'create',
+					businessId: byId('biz_1'),
+					firstName: 'Ada',
+					lastName: 'Lovelace',
+					additionalFields: {
+						customFields: { field: [{ name: 'score', value: '={{ 1 / 0 }}' }] },
+					},
+				},
+				onError: 'continueRegularOutput',
+			});
+			expect(error).toBeUndefined();
+			expect(items.map((item) => item.json)).toEqual([
+				{
+					error:
+						'Custom field "score" is Infinity, which JSON cannot hold. Give the custom field a finite number, or text.',
+				},
+			]);
+			expect(api.posts).toEqual([]);
+		});
 	});
 });

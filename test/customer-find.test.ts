@@ -106,4 +106,27 @@ describe('Customer › Find', () => {
 			sandbox.resetFaults();
 		}
 	});
+
+	it('refuses a Find By from an expression that is not email, phone or name, on its item', async () => {
+		const { items, error } = await find(
+			// With Find By an expression n8n shows (and requires) every search field.
+			{
+				findBy: '={{ $json.by }}',
+				email: 'a@example.com',
+				phone: '1',
+				firstName: 'A',
+				lastName: 'B',
+			},
+			[{ by: 'email' }, { by: 'fax' }],
+			'continueRegularOutput',
+		);
+		expect(error).toBeUndefined();
+		expect(items[items.length - 1]).toEqual({
+			json: {
+				error:
+					'Find By must be email, phone or name, not "fax". Pick Email, Phone or First and Last Name under Find By.',
+			},
+			pairedItem: { item: 1 },
+		});
+	});
 });

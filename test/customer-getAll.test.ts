@@ -123,6 +123,18 @@ describe('Customer › Get Many', () => {
 		const filtered = (index: number, parameters: Record<string, unknown>) =>
 			getMany({ filters: { businessId: byId(sandbox.businesses[index].id) }, ...parameters });
 
+		it('a numeric business ID, from an expression or in the records, matches as its digits', async () => {
+			sandbox.seedCustomers(30);
+			const numbered = [sandbox.customers[2], sandbox.customers[17]];
+			for (const customer of numbered) customer.businessId = 7 as unknown as string;
+			const { items, error } = await getMany({
+				filters: { businessId: { __rl: true, mode: 'id', value: '={{ 7 }}' } },
+				returnAll: true,
+			});
+			expect(error).toBeUndefined();
+			expect(items.map((item) => item.json)).toEqual(numbered);
+		});
+
 		it('Return All gives every customer of the business, in list order, in ceil(N/100) requests', async () => {
 			sandbox.seedCustomers(250);
 			const { items, error } = await filtered(1, { returnAll: true });

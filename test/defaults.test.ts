@@ -19,8 +19,10 @@ function defaults(
 	const found: Array<[string, NodeParameterValueType | undefined]> = [];
 	for (const property of properties) {
 		const show = property.displayOptions?.show;
+		// Options inside a collection name the top-level parameters as '/resource', '/operation'.
+		const shown = (key: string) => show?.[key] ?? show?.[`/${key}`];
 		const where = show
-			? ` [${[show.resource, show.operation, show.returnAll].filter(Boolean).join('/')}]`
+			? ` [${[shown('resource'), shown('operation'), shown('returnAll')].filter(Boolean).join('/')}]`
 			: '';
 		const path = `${prefix}${property.name}${where}`;
 		found.push([path, property.default]);
@@ -64,11 +66,20 @@ const ACTION_DEFAULTS = [
 	['additionalFields [customer/create] › customFields › value', ''],
 	['additionalFields [customer/create] › email', ''],
 	['additionalFields [customer/create] › phone', ''],
+	['findBy [customer/find]', 'email'],
+	['email [customer/find]', ''],
+	['phone [customer/find]', ''],
+	['firstName [customer/find]', ''],
+	['lastName [customer/find]', ''],
 	['returnAll [customer/getAll]', false],
 	['limit [customer/getAll/false]', 50],
+	['filters [customer/getAll]', {}],
+	['filters [customer/getAll] › businessId', { mode: 'list', value: '' }],
 	['options', {}],
 	['options › maxRetries', 5],
 	['options › maxRetryWait', 120],
+	['options › skipExisting [customer/create]', 'email'],
+	['options › pagesInParallel [business,customer/getAll]', 10],
 ];
 
 const TRIGGER_DEFAULTS = [

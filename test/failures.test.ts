@@ -19,11 +19,11 @@ describe('A request that gets no answer in time', () => {
 		});
 	});
 
-	it('in an operation, points at Request Options › Timeout', () => {
+	it("in an operation, points at the node's Settings tab, Request Options › Timeout", () => {
 		expect(describeFailure(timedOut(), { timeoutMs: 2500, hasRequestOptions: true })).toEqual({
 			message: 'no answer within 2.5 s',
 			description:
-				'The Business CRM API did not answer in time. Try again later, or raise the timeout under Request Options › Timeout.',
+				"The Business CRM API did not answer in time. Try again later, or raise the timeout on this node's Settings tab (Request Options › Timeout).",
 			mayHaveReachedApi: true,
 		});
 	});

@@ -412,11 +412,11 @@ describe('Options › Business, as older JSON and numeric ids give it', () => {
 	it('says how to fix an empty option and customers without businessId', async () => {
 		for (const saved of [null, { __rl: true, mode: 'id', value: null }]) {
 			const unset = new TriggerHarness(credentialsFor(sandbox), { options: { businessId: saved } });
-			expect((await unset.activate()).error?.message).toBe('Business is empty');
+			expect((await unset.activate()).error?.message).toBe('Business is empty or only spaces');
 		}
 		const empty = new TriggerHarness(credentialsFor(sandbox), { options: { businessId: '  ' } });
 		const outcome = await empty.activate();
-		expect(outcome.error?.message).toBe('Business is empty');
+		expect(outcome.error?.message).toBe('Business is empty or only spaces');
 		expect((outcome.error as { description?: string } | undefined)?.description).toBe(
 			'Pick a business under Options › Business, enter its ID, or remove the option to be told about the customers of every business.',
 		);
@@ -432,6 +432,20 @@ describe('Options › Business, as older JSON and numeric ids give it', () => {
 });
 
 describe('Fetch Test Event (manual mode)', () => {
+	it('without a total in the reply, reads to the end and returns the last customer', async () => {
+		sandbox.setFaults({ omitTotal: true });
+		try {
+			const trigger = new TriggerHarness(credentialsFor(sandbox));
+			const { items, error } = await trigger.fetchTestEvent();
+			expect(error).toBeUndefined();
+			expect(items).toEqual([sandbox.customers[N - 1]]);
+			// The first page (of 1) says more follow but not how many: the list is read to its end.
+			expect(takeRequests()).toEqual([[0, 1, 200], ...fullRead(N)]);
+		} finally {
+			sandbox.resetFaults();
+		}
+	});
+
 	it('returns the newest customer in two requests and records nothing', async () => {
 		const trigger = new TriggerHarness(credentialsFor(sandbox));
 		const { items, error } = await trigger.fetchTestEvent();
