@@ -1146,6 +1146,60 @@ export async function rest<T>(
 	return (tryParse(text) as { data: T }).data;
 }
 
+interface PublicationStatus {
+	status: string;
+	triggers: Array<{ nodeId: string; status: string; errorMessage: string | null }>;
+}
+
+/**
+ * Publishes the workflow's current version and resolves once its triggers are running. n8n 2.8.4
+ * starts them inside `POST /activate` and answers with an error if one fails. n8n 2.40.7 only
+ * queues the publication (its outbox, N8N_USE_WORKFLOW_PUBLICATION_SERVICE on by default) and
+ * answers `active: true` at once; a trigger that then fails shows only in
+ * `GET /workflows/:id/publication-status`, which 2.8.4 does not have (404).
+ */
+export async function activateWorkflow(
+	url: string,
+	session: Session,
+	workflowId: string,
+	timeoutMs = 120_000,
+): Promise<void> {
+	const { versionId } = await rest<{ versionId: string }>(
+		url,
+		session,
+		'GET',
+		`/workflows/${workflowId}`,
+	);
+	const activated = await rest<{ active: boolean }>(
+		url,
+		session,
+		'POST',
+		`/workflows/${workflowId}/activate`,
+		{ versionId },
+	);
+	if (!activated.active) throw new Error(`workflow ${workflowId} is not active after activation`);
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const response = await fetch(`${url}/rest/workflows/${workflowId}/publication-status`, {
+			headers: { cookie: session.cookie },
+		});
+		if (response.status === 404) return;
+		const text = await response.text();
+		if (!response.ok) throw new Error(`GET publication-status: ${response.status} ${text}`);
+		const { status, triggers } = (tryParse(text) as { data: PublicationStatus }).data;
+		if (status === 'published') return;
+		if (status === 'failed' || status === 'partial') {
+			const reasons = triggers
+				.filter((trigger) => trigger.status === 'failed')
+				.map((trigger) => `${trigger.nodeId}: ${trigger.errorMessage ?? 'no message'}`);
+			throw new Error(`workflow ${workflowId} publication ${status}: ${reasons.join('; ')}`);
+		}
+		if (Date.now() > deadline)
+			throw new Error(`workflow ${workflowId} publication still ${status} after ${timeoutMs} ms`);
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+}
+
 export interface CredentialTestResult {
 	status: 'OK' | 'Error';
 	message: string;
