@@ -23,9 +23,11 @@ import {
 	ACTIONS,
 	BLANK_FIRST_NAME,
 	CREDENTIAL_MODAL,
+	FETCH_TEST_EVENT,
 	MORE_DETAILS,
 	NODE_NAME,
 	SEARCHES,
+	TRIGGER_ACTION,
 	type CredentialModalTexts,
 } from './texts';
 
@@ -89,6 +91,35 @@ describe('the editor journey', () => {
 			.waitFor();
 	}
 
+	/** Searches the node by name and opens its panel of triggers and actions. */
+	async function openNodeActions(): Promise<void> {
+		await searchNodes(NODE_NAME);
+		await creator()
+			.locator('[data-test-id="node-creator-item-name"]', { hasText: new RegExp(`^${NODE_NAME}$`) })
+			.first()
+			.click();
+	}
+
+	/**
+	 * Opens a section of the node's panel ("Triggers (1)", "Actions (5)") if it is collapsed: n8n
+	 * 2.8.4 opens only Triggers while the workflow has no trigger. The count is part of the check.
+	 */
+	async function expandCategory(name: string, count: number): Promise<void> {
+		// `has` takes a locator relative to the section, so not one under creator().
+		const header = page.locator('[data-test-id="node-creator-category-item"]', {
+			hasText: `${name} (${count})`,
+		});
+		const collapsed = creator().locator('[data-category-collapsed="true"]', { has: header });
+		const open = creator().locator('[data-category-collapsed="false"]', { has: header });
+		await collapsed.or(open).waitFor();
+		// The panel slides in and can settle after the first click: click again if still closed.
+		for (let tries = 0; tries < 3 && (await collapsed.count()) > 0; tries++) {
+			await collapsed.locator('[data-test-id="node-creator-category-item"]').click();
+			await open.waitFor({ timeout: 3_000 }).catch(() => undefined);
+		}
+		await open.waitFor();
+	}
+
 	/** 2.8.4 offers "Create new credential" in a select; later versions a "Connect to …" button. */
 	async function openNewCredential(): Promise<void> {
 		const select = ndv().locator('[data-test-id="node-credentials-select"]');
@@ -102,9 +133,9 @@ describe('the editor journey', () => {
 		await page.locator('[data-test-id="node-credentials-select-item-new"]').click();
 	}
 
-	async function fillCredential(apiKey: string): Promise<void> {
+	async function fillCredential(apiKey: string, baseUrl = sandbox.url): Promise<void> {
 		const modal = credentialModal();
-		await modal.locator('[data-test-id="parameter-input-baseUrl"] input').fill(sandbox.url);
+		await modal.locator('[data-test-id="parameter-input-baseUrl"] input').fill(baseUrl);
 		await modal.locator('[data-test-id="parameter-input-apiKey"] input').fill(apiKey);
 		await modal
 			.locator('[data-test-id="parameter-input-organizationId"] input')
@@ -134,6 +165,11 @@ describe('the editor journey', () => {
 			([css, expected]) => document.querySelector<HTMLInputElement>(css)?.value === expected,
 			[selector, value] as const,
 		);
+	}
+
+	async function closeNdv(): Promise<void> {
+		await page.locator('[data-test-id="ndv-close-button"]').click();
+		await ndv().waitFor({ state: 'hidden' });
 	}
 
 	async function executeStep(): Promise<void> {
@@ -169,17 +205,19 @@ describe('the editor journey', () => {
 
 	it("lists the node's actions", async () => {
 		await steps.run('actions', async () => {
-			await searchNodes(NODE_NAME);
-			await creator()
-				.locator('[data-test-id="node-creator-item-name"]', {
-					hasText: new RegExp(`^${NODE_NAME}$`),
-				})
-				.first()
-				.click();
+			await openNodeActions();
+			await expandCategory('Actions', ACTIONS.length);
 			const actions = creator().locator('[data-test-id="item-iterator-item"]');
 			for (const action of ACTIONS) {
 				await actions.filter({ hasText: new RegExp(`^${action}$`) }).waitFor();
 			}
+			expect(await actions.count()).toBeGreaterThanOrEqual(ACTIONS.length);
+		});
+		await steps.run('trigger in nodes panel', async () => {
+			await expandCategory('Triggers', 1);
+			await creator()
+				.locator('[data-test-id="item-iterator-item"]', { hasText: TRIGGER_ACTION })
+				.waitFor();
 		});
 	});
 
@@ -322,13 +360,8 @@ describe('the editor journey', () => {
 		await ndv().waitFor({ state: 'hidden' });
 		await steps.run('get many return all', async () => {
 			await page.locator('[data-test-id="node-creator-plus-button"]').click();
-			await searchNodes(NODE_NAME);
-			await creator()
-				.locator('[data-test-id="node-creator-item-name"]', {
-					hasText: new RegExp(`^${NODE_NAME}$`),
-				})
-				.first()
-				.click();
+			await openNodeActions();
+			await expandCategory('Actions', ACTIONS.length);
 			await creator()
 				.locator('[data-test-id="item-iterator-item"]', { hasText: /^Get many customers$/ })
 				.click();
@@ -343,6 +376,32 @@ describe('the editor journey', () => {
 			expect(shown).toBeGreaterThan(200);
 			const pages = sandbox.requests.filter((r) => r.path === CUSTOMERS);
 			expect(pages.map((r) => r.query.offset)).toEqual(['0', '100', '200']);
+		});
+	});
+
+	it("fetches the trigger's test event: the output panel shows the newest customer's cust_ id", async () => {
+		await closeNdv();
+		await steps.run('trigger fetch test event', async () => {
+			await page.locator('[data-test-id="node-creator-plus-button"]').click();
+			await openNodeActions();
+			await expandCategory('Triggers', 1);
+			await creator()
+				.locator('[data-test-id="item-iterator-item"]', { hasText: TRIGGER_ACTION })
+				.click();
+			await ndv().locator('[data-test-id="parameter-input-event"]').waitFor();
+			// The only credential of its type is picked for the new node.
+			await waitForValue(
+				'[data-test-id="ndv"] [data-test-id="node-credentials-select"] input',
+				'Business CRM account',
+			);
+			const newest = sandbox.customers.at(-1)?.id ?? '';
+			expect(newest).toMatch(CUSTOMER_ID);
+			await ndv()
+				.locator('[data-test-id="node-execute-button"]', { hasText: FETCH_TEST_EVENT })
+				.click();
+			await outputPanel().filter({ hasText: newest }).waitFor();
+			const shown = (await outputPanel().innerText()).match(new RegExp(CUSTOMER_ID, 'g'));
+			expect([...new Set(shown)]).toEqual([newest]);
 		});
 	});
 });
