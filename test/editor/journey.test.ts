@@ -23,9 +23,11 @@ import {
 	ACTIONS,
 	BLANK_FIRST_NAME,
 	CREDENTIAL_MODAL,
+	CUSTOM_FIELD_EMAIL,
 	FETCH_TEST_EVENT,
 	MORE_DETAILS,
 	NODE_NAME,
+	NO_SCHEME,
 	SEARCHES,
 	TRIGGER_ACTION,
 	type CredentialModalTexts,
@@ -170,6 +172,17 @@ describe('the editor journey', () => {
 	async function closeNdv(): Promise<void> {
 		await page.locator('[data-test-id="ndv-close-button"]').click();
 		await ndv().waitFor({ state: 'hidden' });
+	}
+
+	async function openNode(title: string): Promise<void> {
+		await page.locator('[data-test-id="canvas-node"]').filter({ hasText: title }).dblclick();
+		await ndv().waitFor();
+	}
+
+	/** The node's error in the output panel: its message and its advice. */
+	async function expectNodeError(message: RegExp, advice?: RegExp): Promise<void> {
+		await outputPanel().getByText(message).first().waitFor();
+		if (advice) await outputPanel().getByText(advice).first().waitFor();
 	}
 
 	async function executeStep(): Promise<void> {
@@ -402,6 +415,46 @@ describe('the editor journey', () => {
 			await outputPanel().filter({ hasText: newest }).waitFor();
 			const shown = (await outputPanel().innerText()).match(new RegExp(CUSTOMER_ID, 'g'));
 			expect([...new Set(shown)]).toEqual([newest]);
+		});
+	});
+	it('names the Email label for a custom field "Email" on Create', async () => {
+		await closeNdv();
+		await steps.run('custom field email', async () => {
+			await openNode('Create a customer');
+			const posts = sandbox.requests.filter((r) => r.method === 'POST').length;
+			await ndv()
+				.locator('[data-test-id="collection-parameter-add"] input[placeholder="Add Field"]')
+				.click();
+			await page
+				.locator('.el-select-dropdown__item:visible', { hasText: /^Custom Fields$/ })
+				.click();
+			await ndv().getByRole('button', { name: 'Add Custom Field' }).click();
+			await setParameter(ndv().locator('[data-test-id="parameter-input-name"] input'), 'Email');
+			await setParameter(
+				ndv().locator('[data-test-id="parameter-input-value"] input'),
+				'ada@example.com',
+			);
+			await executeStep();
+			await expectNodeError(CUSTOM_FIELD_EMAIL.message, CUSTOM_FIELD_EMAIL.advice);
+			expect(sandbox.requests.filter((r) => r.method === 'POST')).toHaveLength(posts);
+		});
+	});
+
+	it('explains a Base URL typed without a scheme, against a plain-HTTP server', async () => {
+		await steps.run('base url without scheme', async () => {
+			await setParameter(ndv().locator('[data-test-id="parameter-input-name"] input'), 'company');
+			await openNewCredential();
+			await credentialModal().locator('[data-test-id="parameter-input-apiKey"]').waitFor();
+			await fillCredential(sandbox.apiKey, sandbox.url.replace(/^http:\/\//, ''));
+			await credentialModal().getByText(modalTexts.failure).waitFor();
+			await credentialModal().getByRole('button', { name: 'Close this dialog' }).click();
+			await credentialModal().waitFor({ state: 'hidden' });
+			await waitForValue(
+				'[data-test-id="ndv"] [data-test-id="node-credentials-select"] input',
+				'Business CRM account 2',
+			);
+			await executeStep();
+			await expectNodeError(NO_SCHEME);
 		});
 	});
 });
