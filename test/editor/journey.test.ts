@@ -28,12 +28,14 @@ import {
 	MORE_DETAILS,
 	NODE_NAME,
 	NO_SCHEME,
+	RATE_LIMIT_ADVICE,
 	SEARCHES,
 	TRIGGER_ACTION,
 	type CredentialModalTexts,
 } from './texts';
 
 const CUSTOMERS = '/api/public/v1/customers';
+const CREATE_CUSTOMER = '/api/business/crm/customer/add';
 const CUSTOMER_ID = /cust_[0-9a-f]{16}/;
 const BUSINESS_INPUT =
 	'[data-test-id="resource-locator-businessId"] input[data-test-id="rlc-input"]';
@@ -453,8 +455,43 @@ describe('the editor journey', () => {
 				'[data-test-id="ndv"] [data-test-id="node-credentials-select"] input',
 				'Business CRM account 2',
 			);
+			const customers = sandbox.customers.length;
 			await executeStep();
 			await expectNodeError(NO_SCHEME);
+			expect(sandbox.customers).toHaveLength(customers);
+		});
+	});
+
+	it("names the node's Settings tab when a 429 outlasts Options › Max Retries", async () => {
+		await steps.run('rate limit past the retries', async () => {
+			await ndv().locator('[data-test-id="node-credentials-select"]').click();
+			await page
+				// Each item is the credential's name, then its type's.
+				.locator('.el-select-dropdown__item:visible', {
+					hasText: /^Business CRM account\s*Business CRM API/,
+				})
+				.click();
+			await waitForValue(
+				'[data-test-id="ndv"] [data-test-id="node-credentials-select"] input',
+				'Business CRM account',
+			);
+			await ndv()
+				.locator('[data-test-id="collection-parameter-add"] input[placeholder="Add option"]')
+				.click();
+			await page.locator('.el-select-dropdown__item:visible', { hasText: /^Max Retries$/ }).click();
+			await setParameter(ndv().locator('[data-test-id="parameter-input-maxRetries"] input'), '0');
+			sandbox.setFaults({ rateLimitBurst: { path: CREATE_CUSTOMER, method: 'POST' } });
+			try {
+				const customers = sandbox.customers.length;
+				sandbox.clearLog();
+				await executeStep();
+				await expectNodeError(/rate limit/i, RATE_LIMIT_ADVICE);
+				expect(sandbox.customers).toHaveLength(customers);
+				// Max Retries 0: the one request and no retry.
+				expect(sandbox.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+			} finally {
+				sandbox.resetFaults();
+			}
 		});
 	});
 });

@@ -52,6 +52,10 @@ export const CUSTOM_FIELD_EMAIL = {
 export const NO_SCHEME =
 	/No scheme was typed, so https:\/\/ was used, and the server at that address does not speak HTTPS\. If it is a plain-HTTP address, type http:\/\/ in front of the Base URL in the Business CRM credential\./;
 
+/** The advice of a Create whose 429s outlast Options › Max Retries 0: it names the Settings tab. */
+export const RATE_LIMIT_ADVICE =
+	/The API rate limit was hit and it asked to wait 1 s\. Gave up after 0 retries .*Raise Max Retries or Max Total Wait under Options on the Parameters tab, or space the input items out on the node's Settings tab \(Request Options › Batching\)\./;
+
 /** The trigger node's test button in the NDV. */
 export const FETCH_TEST_EVENT = /Fetch Test Event/i;
 
