@@ -161,3 +161,29 @@ export async function waitForText(
 	await locator.filter({ hasText: pattern }).first().waitFor({ state: 'visible', timeout });
 	return await locator.first().innerText();
 }
+
+/**
+ * Opens a section of a node's panel in the nodes panel ("Triggers (1)", "Actions (5)") if it is
+ * collapsed: n8n 2.8.4 opens only Triggers while the workflow has no trigger. The count is part
+ * of the check.
+ */
+export async function expandNodeCreatorCategory(
+	page: Page,
+	name: string,
+	count: number,
+): Promise<void> {
+	const creator = page.locator('[data-test-id="node-creator"]');
+	// `has` takes a locator relative to the section, so not one under the creator.
+	const header = page.locator('[data-test-id="node-creator-category-item"]', {
+		hasText: `${name} (${count})`,
+	});
+	const collapsed = creator.locator('[data-category-collapsed="true"]', { has: header });
+	const open = creator.locator('[data-category-collapsed="false"]', { has: header });
+	await collapsed.or(open).waitFor();
+	// The panel slides in and can settle after the first click: click again if still closed.
+	for (let tries = 0; tries < 3 && (await collapsed.count()) > 0; tries++) {
+		await collapsed.locator('[data-test-id="node-creator-category-item"]').click();
+		await open.waitFor({ timeout: 3_000 }).catch(() => undefined);
+	}
+	await open.waitFor();
+}

@@ -18,18 +18,31 @@ import {
 	type RunningN8n,
 	type UserFolder,
 } from '../e2e/n8n';
-import { launchBrowser, signIn, Steps, waitForText, type RunningBrowser } from './browser';
+import {
+	expandNodeCreatorCategory,
+	launchBrowser,
+	signIn,
+	Steps,
+	waitForText,
+	type RunningBrowser,
+} from './browser';
 import {
 	ACTIONS,
 	BLANK_FIRST_NAME,
 	CREDENTIAL_MODAL,
+	CUSTOM_FIELD_EMAIL,
+	FETCH_TEST_EVENT,
 	MORE_DETAILS,
 	NODE_NAME,
+	NO_SCHEME,
+	RATE_LIMIT_ADVICE,
 	SEARCHES,
+	TRIGGER_ACTION,
 	type CredentialModalTexts,
 } from './texts';
 
 const CUSTOMERS = '/api/public/v1/customers';
+const CREATE_CUSTOMER = '/api/business/crm/customer/add';
 const CUSTOMER_ID = /cust_[0-9a-f]{16}/;
 const BUSINESS_INPUT =
 	'[data-test-id="resource-locator-businessId"] input[data-test-id="rlc-input"]';
@@ -89,6 +102,15 @@ describe('the editor journey', () => {
 			.waitFor();
 	}
 
+	/** Searches the node by name and opens its panel of triggers and actions. */
+	async function openNodeActions(): Promise<void> {
+		await searchNodes(NODE_NAME);
+		await creator()
+			.locator('[data-test-id="node-creator-item-name"]', { hasText: new RegExp(`^${NODE_NAME}$`) })
+			.first()
+			.click();
+	}
+
 	/** 2.8.4 offers "Create new credential" in a select; later versions a "Connect to …" button. */
 	async function openNewCredential(): Promise<void> {
 		const select = ndv().locator('[data-test-id="node-credentials-select"]');
@@ -102,9 +124,9 @@ describe('the editor journey', () => {
 		await page.locator('[data-test-id="node-credentials-select-item-new"]').click();
 	}
 
-	async function fillCredential(apiKey: string): Promise<void> {
+	async function fillCredential(apiKey: string, baseUrl = sandbox.url): Promise<void> {
 		const modal = credentialModal();
-		await modal.locator('[data-test-id="parameter-input-baseUrl"] input').fill(sandbox.url);
+		await modal.locator('[data-test-id="parameter-input-baseUrl"] input').fill(baseUrl);
 		await modal.locator('[data-test-id="parameter-input-apiKey"] input').fill(apiKey);
 		await modal
 			.locator('[data-test-id="parameter-input-organizationId"] input')
@@ -134,6 +156,22 @@ describe('the editor journey', () => {
 			([css, expected]) => document.querySelector<HTMLInputElement>(css)?.value === expected,
 			[selector, value] as const,
 		);
+	}
+
+	async function closeNdv(): Promise<void> {
+		await page.locator('[data-test-id="ndv-close-button"]').click();
+		await ndv().waitFor({ state: 'hidden' });
+	}
+
+	async function openNode(title: string): Promise<void> {
+		await page.locator('[data-test-id="canvas-node"]').filter({ hasText: title }).dblclick();
+		await ndv().waitFor();
+	}
+
+	/** The node's error in the output panel: its message and its advice. */
+	async function expectNodeError(message: RegExp, advice?: RegExp): Promise<void> {
+		await outputPanel().getByText(message).first().waitFor();
+		if (advice) await outputPanel().getByText(advice).first().waitFor();
 	}
 
 	async function executeStep(): Promise<void> {
@@ -169,17 +207,19 @@ describe('the editor journey', () => {
 
 	it("lists the node's actions", async () => {
 		await steps.run('actions', async () => {
-			await searchNodes(NODE_NAME);
-			await creator()
-				.locator('[data-test-id="node-creator-item-name"]', {
-					hasText: new RegExp(`^${NODE_NAME}$`),
-				})
-				.first()
-				.click();
+			await openNodeActions();
+			await expandNodeCreatorCategory(page, 'Actions', ACTIONS.length);
 			const actions = creator().locator('[data-test-id="item-iterator-item"]');
 			for (const action of ACTIONS) {
 				await actions.filter({ hasText: new RegExp(`^${action}$`) }).waitFor();
 			}
+			expect(await actions.count()).toBeGreaterThanOrEqual(ACTIONS.length);
+		});
+		await steps.run('trigger in nodes panel', async () => {
+			await expandNodeCreatorCategory(page, 'Triggers', 1);
+			await creator()
+				.locator('[data-test-id="item-iterator-item"]', { hasText: TRIGGER_ACTION })
+				.waitFor();
 		});
 	});
 
@@ -322,13 +362,8 @@ describe('the editor journey', () => {
 		await ndv().waitFor({ state: 'hidden' });
 		await steps.run('get many return all', async () => {
 			await page.locator('[data-test-id="node-creator-plus-button"]').click();
-			await searchNodes(NODE_NAME);
-			await creator()
-				.locator('[data-test-id="node-creator-item-name"]', {
-					hasText: new RegExp(`^${NODE_NAME}$`),
-				})
-				.first()
-				.click();
+			await openNodeActions();
+			await expandNodeCreatorCategory(page, 'Actions', ACTIONS.length);
 			await creator()
 				.locator('[data-test-id="item-iterator-item"]', { hasText: /^Get many customers$/ })
 				.click();
@@ -343,6 +378,107 @@ describe('the editor journey', () => {
 			expect(shown).toBeGreaterThan(200);
 			const pages = sandbox.requests.filter((r) => r.path === CUSTOMERS);
 			expect(pages.map((r) => r.query.offset)).toEqual(['0', '100', '200']);
+		});
+	});
+
+	it("fetches the trigger's test event: the output panel shows the newest customer's cust_ id", async () => {
+		await closeNdv();
+		await steps.run('trigger fetch test event', async () => {
+			await page.locator('[data-test-id="node-creator-plus-button"]').click();
+			await openNodeActions();
+			await expandNodeCreatorCategory(page, 'Triggers', 1);
+			await creator()
+				.locator('[data-test-id="item-iterator-item"]', { hasText: TRIGGER_ACTION })
+				.click();
+			await ndv().locator('[data-test-id="parameter-input-event"]').waitFor();
+			// The only credential of its type is picked for the new node.
+			await waitForValue(
+				'[data-test-id="ndv"] [data-test-id="node-credentials-select"] input',
+				'Business CRM account',
+			);
+			const newest = sandbox.customers.at(-1)?.id ?? '';
+			expect(newest).toMatch(CUSTOMER_ID);
+			await ndv()
+				.locator('[data-test-id="node-execute-button"]', { hasText: FETCH_TEST_EVENT })
+				.click();
+			await outputPanel().filter({ hasText: newest }).waitFor();
+			const shown = (await outputPanel().innerText()).match(new RegExp(CUSTOMER_ID, 'g'));
+			expect([...new Set(shown)]).toEqual([newest]);
+		});
+	});
+	it('names the Email label for a custom field "Email" on Create', async () => {
+		await closeNdv();
+		await steps.run('custom field email', async () => {
+			await openNode('Create a customer');
+			const posts = sandbox.requests.filter((r) => r.method === 'POST').length;
+			await ndv()
+				.locator('[data-test-id="collection-parameter-add"] input[placeholder="Add Field"]')
+				.click();
+			await page
+				.locator('.el-select-dropdown__item:visible', { hasText: /^Custom Fields$/ })
+				.click();
+			await ndv().getByRole('button', { name: 'Add Custom Field' }).click();
+			await setParameter(ndv().locator('[data-test-id="parameter-input-name"] input'), 'Email');
+			await setParameter(
+				ndv().locator('[data-test-id="parameter-input-value"] input'),
+				'ada@example.com',
+			);
+			await executeStep();
+			await expectNodeError(CUSTOM_FIELD_EMAIL.message, CUSTOM_FIELD_EMAIL.advice);
+			expect(sandbox.requests.filter((r) => r.method === 'POST')).toHaveLength(posts);
+		});
+	});
+
+	it('explains a Base URL typed without a scheme, against a plain-HTTP server', async () => {
+		await steps.run('base url without scheme', async () => {
+			await setParameter(ndv().locator('[data-test-id="parameter-input-name"] input'), 'company');
+			await openNewCredential();
+			await credentialModal().locator('[data-test-id="parameter-input-apiKey"]').waitFor();
+			await fillCredential(sandbox.apiKey, sandbox.url.replace(/^http:\/\//, ''));
+			await credentialModal().getByText(modalTexts.failure).waitFor();
+			await credentialModal().getByRole('button', { name: 'Close this dialog' }).click();
+			await credentialModal().waitFor({ state: 'hidden' });
+			await waitForValue(
+				'[data-test-id="ndv"] [data-test-id="node-credentials-select"] input',
+				'Business CRM account 2',
+			);
+			const customers = sandbox.customers.length;
+			await executeStep();
+			await expectNodeError(NO_SCHEME);
+			expect(sandbox.customers).toHaveLength(customers);
+		});
+	});
+
+	it("names the node's Settings tab when a 429 outlasts Options › Max Retries", async () => {
+		await steps.run('rate limit past the retries', async () => {
+			await ndv().locator('[data-test-id="node-credentials-select"]').click();
+			await page
+				// Each item is the credential's name, then its type's.
+				.locator('.el-select-dropdown__item:visible', {
+					hasText: /^Business CRM account\s*Business CRM API/,
+				})
+				.click();
+			await waitForValue(
+				'[data-test-id="ndv"] [data-test-id="node-credentials-select"] input',
+				'Business CRM account',
+			);
+			await ndv()
+				.locator('[data-test-id="collection-parameter-add"] input[placeholder="Add option"]')
+				.click();
+			await page.locator('.el-select-dropdown__item:visible', { hasText: /^Max Retries$/ }).click();
+			await setParameter(ndv().locator('[data-test-id="parameter-input-maxRetries"] input'), '0');
+			sandbox.setFaults({ rateLimitBurst: { path: CREATE_CUSTOMER, method: 'POST' } });
+			try {
+				const customers = sandbox.customers.length;
+				sandbox.clearLog();
+				await executeStep();
+				await expectNodeError(/rate limit/i, RATE_LIMIT_ADVICE);
+				expect(sandbox.customers).toHaveLength(customers);
+				// Max Retries 0: the one request and no retry.
+				expect(sandbox.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+			} finally {
+				sandbox.resetFaults();
+			}
 		});
 	});
 });

@@ -37,9 +37,27 @@ export const MORE_DETAILS = 'More details';
 
 /** The node's own error for a First Name of spaces, in the NDV's error panel: message, then advice. */
 export const BLANK_FIRST_NAME = {
-	message: /^First Name is empty/,
+	message: /^First Name is empty or only spaces/,
 	advice: /Enter the customer's first name/,
 };
+
+/** The node's error for a custom field named like a field the node sends (here Email). */
+export const CUSTOM_FIELD_EMAIL = {
+	message: /Custom field "Email" would overwrite the Email the node sends/,
+	advice:
+		/Enter it in the node's Additional Fields › Email field, or give the custom field another name\./,
+};
+
+/** The node's error for a Base URL typed without a scheme, against a plain-HTTP server. */
+export const NO_SCHEME =
+	/No scheme was typed, so https:\/\/ was used, and the server at that address does not speak HTTPS\. If it is a plain-HTTP address, type http:\/\/ in front of the Base URL in the Business CRM credential\./;
+
+/** The advice of a Create whose 429s outlast Options › Max Retries 0: it names the Settings tab. */
+export const RATE_LIMIT_ADVICE =
+	/The API rate limit was hit and it asked to wait 1 s\. Gave up after 0 retries .*Raise Max Retries or Max Total Wait under Options on the Parameters tab, or space the input items out on the node's Settings tab \(Request Options › Batching\)\./;
+
+/** The trigger node's test button in the NDV. */
+export const FETCH_TEST_EVENT = /Fetch Test Event/i;
 
 /** What the nodes panel lists for the package. */
 export const NODE_NAME = 'Business CRM';
@@ -49,7 +67,15 @@ export const ACTIONS = [
 	'Get many businesses',
 	'Create a customer',
 	'Get many customers',
+	'Find customers',
 ];
+
+/**
+ * The trigger in the node's own panel: n8n 2.8.4 lists a package's trigger there under "Triggers
+ * (1)", named after its Event option ("New Customer" shown as "On new customer"), and while the
+ * workflow has no trigger it opens Triggers and leaves "Actions (5)" collapsed.
+ */
+export const TRIGGER_ACTION = /^On new customer$/;
 
 /** The nodes panel when a search finds nothing: 2.8.4, then 2.40.7. */
 export const NO_RESULTS = /We didn't make that\.\.\. yet|No results for "/;
