@@ -1,7 +1,7 @@
 /**
  * Benchmark of the Business CRM node against the sandbox API server.
  *
- *   node --expose-gc --import tsx benchmarks/bench.ts [--quick]
+ *   node --expose-gc --import tsx benchmarks/bench.ts [--quick | --no-n8n | --real-n8n-only]
  *   (npx tsx benchmarks/bench.ts works too: gc is then exposed at runtime)
  *
  * Measures, each figure the median of 5 runs (3 with --quick, which also skips 100,000):
@@ -12,7 +12,8 @@
  *     POSTs.
  *  4. In a real n8n (the e2e setup), Return All of 10,000 customers by this node against n8n's
  *     HTTP Request node with pagination and Split Out (real-n8n.ts; skipped with --quick or
- *     --no-n8n, since the first run installs n8n).
+ *     --no-n8n, since the first run installs n8n; --real-n8n-only runs it alone and replaces
+ *     section 4 and its targets in results.md).
  *  5. How time and memory grow from 10,000 to 100,000 customers.
  *  6. The Business CRM Trigger: requests and time of a poll at 10,000 and 100,000 customers
  *     (trigger.ts; 10,000 only with --quick).
@@ -47,6 +48,8 @@ import { benchBulk } from './bulk';
 
 const QUICK = process.argv.includes('--quick');
 const REAL_N8N = !QUICK && !process.argv.includes('--no-n8n');
+/** Section 4 alone, spliced into the results file in place of the one there. */
+const REAL_N8N_ONLY = process.argv.includes('--real-n8n-only');
 const RUNS = QUICK ? 3 : 5;
 /** More runs in real n8n, where one execution varies more than a run in-process. */
 const REAL_N8N_RUNS = 9;
@@ -189,7 +192,134 @@ function verdict(min: number, max: number, line: number): boolean | undefined {
 /* Main                                                                                        */
 /* ------------------------------------------------------------------------------------------ */
 
+/**
+ * Section 4; its lines go through `print`, and its targets are returned for the Targets list.
+ */
+async function realN8nSection(print: (...text: string[]) => void): Promise<Target[]> {
+	print(
+		'',
+		`## 4. Real n8n: Return All of ${count(REAL_N8N_CUSTOMERS)} customers, this node against HTTP Request`,
+		'',
+	);
+	// Section 4 may be re-run alone, so it says when it was measured.
+	print(
+		`Measured ${new Date().toISOString()}, load average at start ${loadavg()
+			.map((load) => load.toFixed(2))
+			.join(' / ')}.`,
+		'',
+	);
+	const realTargets: Target[] = [];
+	let measured: Awaited<ReturnType<typeof compareInRealN8n>> | undefined;
+	if (REAL_N8N) {
+		// A failed execution is reported in the results instead of losing every other figure.
+		measured = await compareInRealN8n(REAL_N8N_RUNS).catch((error: unknown) => {
+			const message = error instanceof Error ? error.message : String(error);
+			print(`_Not measured: ${message.replace(/\s+/g, ' ').slice(0, 1500)}_`);
+			realTargets.push({
+				name: 'Real n8n comparison',
+				pass: undefined,
+				detail: 'not run: it failed',
+			});
+			return undefined;
+		});
+	}
+	if (REAL_N8N && measured) {
+		const executions = (timings: RealN8nTiming[]) => timings.map((timing) => timing.executionMs);
+		const spread = (timings: RealN8nTiming[]) => {
+			const values = executions(timings);
+			return { median: median(values), min: Math.min(...values), max: Math.max(...values) };
+		};
+		print(
+			`n8n ${measured.n8nVersion}, \`n8n execute\`, ${REAL_N8N_RUNS} runs of each workflow per latency, taking turns with who goes first rotating; both workflows end in the same Summarize node counting the 10,000 customer items, so each side materialises every customer as an item and reduces them identically. Timed: the execution's startedAt to stoppedAt as n8n saved it in its database (median (min–max)); the process time also includes n8n's start-up and printing the run data.`,
+			'',
+			row([
+				'latency',
+				'workflow',
+				'execution ms',
+				'all runs',
+				'process ms (median)',
+				'this / node',
+			]),
+			row(['---:', '---', '---:', '---', '---:', '---:']),
+		);
+		for (const round of measured.rounds) {
+			const node = spread(round.node);
+			for (const [name, timings] of [
+				['Business CRM node, Return All', round.node],
+				[
+					'HTTP Request, headers in a Custom Auth credential (limit/offset pagination, stop on hasMore) + Split Out',
+					round.httpRequest,
+				],
+			] as const) {
+				const { median: mid, min, max } = spread(timings);
+				print(
+					row([
+						`${round.latencyMs} ms`,
+						name,
+						`${mid} (${min}–${max})`,
+						executions(timings).join(', '),
+						String(median(timings.map((timing) => timing.processMs))),
+						timings === round.node ? '' : ratio(mid / node.median),
+					]),
+				);
+			}
+			// Faster by `factor`: every node run × factor at or under every HTTP Request run.
+			const http = spread(round.httpRequest);
+			// At 50 ms both the issue's 5× and plain "faster": one may be decided when the other is not.
+			const factors = round.latencyMs === 0 ? [1] : [1, TARGET_REAL_N8N_SPEEDUP];
+			for (const factor of factors) {
+				const pass =
+					node.max * factor <= http.min ? true : node.min * factor > http.max ? false : undefined;
+				const scaled =
+					factor === 1
+						? 'the ranges overlap'
+						: `the node's range × ${factor} (${node.min * factor}–${node.max * factor} ms) overlaps HTTP Request's`;
+				realTargets.push({
+					name:
+						factor === 1
+							? `Real n8n, ${round.latencyMs} ms: the node at least as fast as the HTTP Request workflow (credential), every run`
+							: `Real n8n, ${round.latencyMs} ms: the node at least ${factor}× as fast as the HTTP Request workflow (credential), every run`,
+					pass,
+					detail: `node ${node.min}–${node.max} ms, HTTP Request ${http.min}–${http.max} ms; medians ${ratio(http.median / node.median)}${pass === undefined ? `; ${scaled}` : ''}`,
+				});
+			}
+		}
+	} else if (!REAL_N8N) {
+		print('_Skipped (--quick or --no-n8n)._');
+	}
+	return realTargets;
+}
+
+/** Replaces section 4 and its target lines in the results file with a fresh run of it. */
+async function mainRealN8nOnly(): Promise<void> {
+	const section: string[] = [];
+	const targets = await realN8nSection((...text) => {
+		for (const line of text) {
+			console.log(line);
+			section.push(line);
+		}
+	});
+	const old = readFileSync(RESULTS_FILE, 'utf8').split('\n');
+	const start = old.findIndex((line) => line.startsWith('## 4. '));
+	const end = old.findIndex((line) => line.startsWith('## 5. '));
+	if (start === -1 || end < start) throw new Error(`${RESULTS_FILE} has no section 4 to replace`);
+	// section starts with an empty line, the one before the old heading.
+	const next = [...old.slice(0, start - 1), ...section, '', ...old.slice(end)];
+	const isReal = (line: string) => /^- [A-Z ]+: Real n8n/.test(line);
+	const first = next.findIndex(isReal);
+	const at =
+		first === -1
+			? next.findIndex((line) => line.startsWith('- ') && line.includes('Memory grows'))
+			: first;
+	if (at === -1) throw new Error(`${RESULTS_FILE} has no Targets list to update`);
+	const kept = next.filter((line, index) => index < at || !isReal(line));
+	kept.splice(at, 0, ...targets.map(targetLine));
+	writeFileSync(RESULTS_FILE, kept.join('\n'));
+	console.log(`Section 4 replaced in ${RESULTS_FILE}`);
+}
+
 async function main(): Promise<void> {
+	if (REAL_N8N_ONLY) return await mainRealN8nOnly();
 	const runNode = await loadHarness();
 	const sandbox = await SandboxProcess.start();
 	const info = sandbox.info;
@@ -360,84 +490,7 @@ async function main(): Promise<void> {
 			);
 		}
 
-		print(
-			'',
-			`## 4. Real n8n: Return All of ${count(REAL_N8N_CUSTOMERS)} customers, this node against HTTP Request`,
-			'',
-		);
-		const realTargets: Target[] = [];
-		let measured: Awaited<ReturnType<typeof compareInRealN8n>> | undefined;
-		if (REAL_N8N) {
-			// A failed execution is reported in the results instead of losing every other figure.
-			measured = await compareInRealN8n(REAL_N8N_RUNS).catch((error: unknown) => {
-				const message = error instanceof Error ? error.message : String(error);
-				print(`_Not measured: ${message.replace(/\s+/g, ' ').slice(0, 1500)}_`);
-				realTargets.push({
-					name: 'Real n8n comparison',
-					pass: undefined,
-					detail: 'not run: it failed',
-				});
-				return undefined;
-			});
-		}
-		if (REAL_N8N && measured) {
-			const executions = (timings: RealN8nTiming[]) => timings.map((timing) => timing.executionMs);
-			const spread = (timings: RealN8nTiming[]) => {
-				const values = executions(timings);
-				return { median: median(values), min: Math.min(...values), max: Math.max(...values) };
-			};
-			print(
-				`n8n ${measured.n8nVersion}, \`n8n execute\`, ${REAL_N8N_RUNS} runs of each workflow per latency, taking turns with who goes first rotating; execution time from n8n's own startedAt/stoppedAt (median (min–max)), process time includes n8n's start-up.`,
-				'',
-				row([
-					'latency',
-					'workflow',
-					'execution ms',
-					'all runs',
-					'process ms (median)',
-					'this / node',
-				]),
-				row(['---:', '---', '---:', '---', '---:', '---:']),
-			);
-			for (const round of measured.rounds) {
-				const node = spread(round.node);
-				for (const [name, timings] of [
-					['Business CRM node, Return All', round.node],
-					[
-						'HTTP Request, headers in a Custom Auth credential (limit/offset pagination, stop on hasMore) + Split Out',
-						round.httpRequest,
-					],
-					['The same with the key typed into header parameters', round.httpRequestInline],
-				] as const) {
-					const { median: mid, min, max } = spread(timings);
-					print(
-						row([
-							`${round.latencyMs} ms`,
-							name,
-							`${mid} (${min}–${max})`,
-							executions(timings).join(', '),
-							String(median(timings.map((timing) => timing.processMs))),
-							timings === round.node ? '' : ratio(mid / node.median),
-						]),
-					);
-				}
-				// Faster by `factor`: every node run × factor at or under every HTTP Request run.
-				const http = spread(round.httpRequest);
-				const factor = round.latencyMs === 0 ? 1 : TARGET_REAL_N8N_SPEEDUP;
-				const pass =
-					node.max * factor <= http.min ? true : node.min * factor > http.max ? false : undefined;
-				realTargets.push({
-					name:
-						factor === 1
-							? `Real n8n, ${round.latencyMs} ms: the node at least as fast as the HTTP Request workflow (credential), every run`
-							: `Real n8n, ${round.latencyMs} ms: the node at least ${factor}× as fast as the HTTP Request workflow (credential), every run`,
-					pass,
-					detail: `node ${node.min}–${node.max} ms, HTTP Request ${http.min}–${http.max} ms; medians ${ratio(http.median / node.median)}${pass === undefined ? '; the ranges overlap' : ''}`,
-				});
-			}
-		} else if (!REAL_N8N) {
-			print('_Skipped (--quick or --no-n8n)._');
-		}
+		const realTargets = await realN8nSection(print);
 
 		const at = (size: number) => getMany.find((result) => result.size === size);
 		const small = at(10_000);
