@@ -1,5 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { inputError } from '../BusinessCrm/shared/errors';
+import { trimmedText } from '../BusinessCrm/shared/validation';
 
 /** Options › Business: the business whose customers to emit, or undefined for all. */
 export function businessOption(ctx: IPollFunctions): string | undefined {
@@ -8,8 +9,7 @@ export function businessOption(ctx: IPollFunctions): string | undefined {
 	// A resource locator value ({mode, value}) or, from older JSON, the bare id.
 	const raw = options.businessId;
 	const value = raw !== null && typeof raw === 'object' ? (raw as IDataObject).value : raw;
-	const id =
-		typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+	const id = trimmedText(value);
 	if (id === '') {
 		// Read as "every business", an empty choice would emit what the user meant to exclude.
 		throw inputError(

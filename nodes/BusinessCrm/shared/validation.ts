@@ -6,6 +6,14 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './transport';
 /** Get Many's Limit stops here; more than a million items is what Return All is for. */
 export const MAX_LIMIT = 1_000_000;
 
+/**
+ * An ID or name as typed or as an expression gave it: text trimmed, a number as its digits,
+ * anything else empty (and so refused or ignored by the caller).
+ */
+export function trimmedText(value: unknown): string {
+	return typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+}
+
 function asNumber(value: unknown): number {
 	if (typeof value === 'number') return value;
 	if (typeof value === 'string' && value.trim() !== '') return Number(value);
@@ -49,7 +57,7 @@ export function businessId(ctx: IExecuteSingleFunctions): string {
 	const raw = ctx.getNodeParameter('businessId', '', {
 		extractValue: true,
 	}) as unknown;
-	const id = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
+	const id = trimmedText(raw);
 	if (id === '') {
 		throw inputError(
 			ctx,
@@ -77,7 +85,7 @@ export function requiredText(
 	label: string,
 ): string {
 	const raw = ctx.getNodeParameter(parameter, '') as unknown;
-	const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
+	const text = trimmedText(raw);
 	if (text === '') {
 		throw inputError(
 			ctx,

@@ -8,21 +8,16 @@ import type {
 import { businessIdLocator, returnAllAndLimit } from '../../shared/descriptions';
 import { runOperation } from '../../shared/operation';
 import { MAX_PAGE_SIZE, readList, type ListRead } from '../../shared/pagination';
-import { pagesInParallel, retryPolicy, wantedItems } from '../../shared/validation';
+import { pagesInParallel, retryPolicy, trimmedText, wantedItems } from '../../shared/validation';
 
 /** Filters › Business, trimmed; undefined when not set. */
 function businessFilter(ctx: IExecuteSingleFunctions): string | undefined {
-	const raw = ctx.getNodeParameter('filters.businessId', '', { extractValue: true }) as unknown;
-	const id = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
+	const id = trimmedText(ctx.getNodeParameter('filters.businessId', '', { extractValue: true }));
 	return id === '' ? undefined : id;
 }
 
 function ofBusiness(customer: IDataObject, id: string): boolean {
-	const value = customer.businessId;
-	return (
-		(typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '') ===
-		id
-	);
+	return trimmedText(customer.businessId) === id;
 }
 
 /**
