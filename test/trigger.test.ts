@@ -31,11 +31,16 @@ beforeEach(() => {
 	sandbox.clearLog();
 });
 
-/** The customer list requests since the last call, as [offset, limit, status]. */
+/**
+ * The customer list requests since the last call, as [offset, limit, status], by offset: pages
+ * read at once arrive in any order; the tries of one page keep their order.
+ */
 function takeRequests(): Array<[number, number, number]> {
-	const seen = requestsTo(sandbox, CUSTOMERS).map(
-		(r) => [Number(r.query.offset), Number(r.query.limit), r.status] as [number, number, number],
-	);
+	const seen = requestsTo(sandbox, CUSTOMERS)
+		.map(
+			(r) => [Number(r.query.offset), Number(r.query.limit), r.status] as [number, number, number],
+		)
+		.sort((a, b) => a[0] - b[0]);
 	sandbox.clearLog();
 	return seen;
 }

@@ -76,7 +76,8 @@ describe('Business CRM in a real n8n', () => {
 		expect(all.map((c) => c.id)).toEqual(sandbox.customers.map((c) => c.id));
 		expect(all.filter((c) => c.id === created.id)).toHaveLength(1);
 		const pages = sandbox.requests.filter((r) => r.path === CUSTOMERS);
-		expect(pages.map((r) => r.query.offset)).toEqual(['0', '100', '200']);
+		// After the first page, 100 and 200 are read at once and may arrive in either order.
+		expect(pages.map((r) => Number(r.query.offset)).sort((a, b) => a - b)).toEqual([0, 100, 200]);
 	});
 
 	it('feeds expressions from a previous node, and with "continue (using error output)" routes a refused row to the error output', async () => {

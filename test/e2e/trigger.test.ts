@@ -79,11 +79,15 @@ describe('Business CRM Trigger in a real n8n', () => {
 		return (run?.data?.main?.[0] ?? []).map((item) => item.json);
 	}
 
-	/** Requests for the customer list since the last call, as [offset, status]. */
+	/**
+	 * Requests for the customer list since the last call, as [offset, status], by offset: pages
+	 * read at once arrive in any order; the tries of one page keep their order.
+	 */
 	function takeListRequests(): Array<[number, number]> {
 		const seen = sandbox.requests
 			.filter((r) => r.path === CUSTOMERS)
-			.map((r) => [Number(r.query.offset), r.status] as [number, number]);
+			.map((r) => [Number(r.query.offset), r.status] as [number, number])
+			.sort((a, b) => a[0] - b[0]);
 		sandbox.clearLog();
 		return seen;
 	}
