@@ -9,7 +9,9 @@ import {
 import codex from '../nodes/BusinessCrm/BusinessCrm.node.json';
 import triggerCodex from '../nodes/BusinessCrmTrigger/BusinessCrmTrigger.node.json';
 import packageJson from '../package.json';
-import { loadNodeType, NODE_TYPE } from './helpers/harness';
+import { loadNodeType, NODE_TYPE, runNode } from './helpers/harness';
+import { startSandbox, type Sandbox } from './sandbox/server';
+import { credentialsFor } from './helpers/fixtures';
 import { DEFAULT_RETRY_POLICY } from '../nodes/BusinessCrm/shared/transport';
 import { DEFAULT_PAGES_IN_PARALLEL } from '../nodes/BusinessCrm/shared/pagination';
 import { businessIdLocator } from '../nodes/BusinessCrm/shared/descriptions';
@@ -103,10 +105,35 @@ describe('node description', () => {
 		}
 	});
 
-	it('lets a model fill Create through $fromAI, with the parameters described', async () => {
-		const calls: unknown[] = [];
-		const { response: tool } = createNodeAsTool({
-			node: node({
+	describe('as an AI Agent tool, against the sandbox', () => {
+		let sandbox: Sandbox;
+		beforeAll(async () => {
+			sandbox = await startSandbox({ businesses: 2, customers: 3 });
+		});
+		afterAll(async () => await sandbox.close());
+
+		/**
+		 * What n8n does when the model calls the tool (makeHandleToolInvocation in n8n-core): the
+		 * model's arguments become the node's one input item, and the node runs. Its $fromAI
+		 * expressions are then resolved by n8n-workflow from that item, as in a real agent run.
+		 */
+		const asTool = (parameters: INode['parameters']) =>
+			createNodeAsTool({
+				node: node(parameters),
+				nodeType,
+				handleToolInvocation: async (args: unknown) => {
+					const { items, error } = await runNode({
+						credentials: credentialsFor(sandbox),
+						parameters,
+						items: [args as Record<string, string>],
+					});
+					if (error) throw error;
+					return JSON.stringify(items.map((item) => item.json));
+				},
+			}).response;
+
+		it('lets a model fill Create through $fromAI, with the parameters described', async () => {
+			const parameters = {
 				resource: 'customer',
 				operation: 'create',
 				businessId: {
@@ -117,61 +144,65 @@ describe('node description', () => {
 				},
 				firstName: "={{ $fromAI('firstName', 'Given name of the customer', 'string') }}",
 				lastName: "={{ $fromAI('lastName', 'Family name of the customer', 'string') }}",
-			}),
-			nodeType,
-			handleToolInvocation: async (args: unknown) => {
-				calls.push(args);
-				return 'ok';
-			},
+			};
+			const tool = asTool(parameters);
+			expect(tool.description).toBe('Create a customer in Business CRM');
+			const shape = (tool.schema as unknown as { shape: Record<string, { description?: string }> })
+				.shape;
+			expect(Object.keys(shape).sort()).toEqual(['businessId', 'firstName', 'lastName']);
+			expect(shape.firstName.description).toBe('Given name of the customer');
+			// The README's suggested description is what the model reads for the Business.
+			expect(shape.businessId.description).toBe(
+				'ID of the business, such as biz_8f3a2c91d04e7b65. Find it by name with the Get many businesses tool.',
+			);
+			const businessId = sandbox.businesses[1].id;
+			sandbox.clearLog();
+			const reply = (await tool.invoke({
+				businessId,
+				firstName: 'Ada',
+				lastName: 'Lovelace',
+			})) as string;
+			// The model's values reached the API, and the new customer is what the model reads back.
+			const posted = sandbox.requests.filter((request) => request.method === 'POST');
+			expect(posted.map((request) => request.body)).toEqual([
+				{ businessId, firstName: 'Ada', lastName: 'Lovelace' },
+			]);
+			const created = sandbox.customers.at(-1)!;
+			expect(created).toMatchObject({ businessId, firstName: 'Ada', lastName: 'Lovelace' });
+			expect(JSON.parse(reply)).toEqual([created]);
 		});
-		expect(tool.description).toBe('Create a customer in Business CRM');
-		const shape = (tool.schema as unknown as { shape: Record<string, { description?: string }> })
-			.shape;
-		expect(Object.keys(shape).sort()).toEqual(['businessId', 'firstName', 'lastName']);
-		expect(shape.firstName.description).toBe('Given name of the customer');
-		// The README's suggested description is what the model reads for the Business.
-		expect(shape.businessId.description).toBe(
-			'ID of the business, such as biz_8f3a2c91d04e7b65. Find it by name with the Get many businesses tool.',
-		);
-		await tool.invoke({ businessId: 'biz_1', firstName: 'Ada', lastName: 'Lovelace' });
-		expect(calls).toEqual([{ businessId: 'biz_1', firstName: 'Ada', lastName: 'Lovelace' }]);
-	});
 
-	it('lets a model fill Find by email through $fromAI, told what to pass', async () => {
-		const findBy = property('findBy', 'find');
-		expect(findBy).toMatchObject({ type: 'options', default: 'email' });
-		expect(findBy.options?.map((o) => (o as { value: string }).value)).toEqual([
-			'email',
-			'phone',
-			'name',
-		]);
-		const operation = description.properties
-			.filter((p) => p.name === 'operation')[1]
-			.options?.find((o) => (o as { value: string }).value === 'find') as {
-			action: string;
-			description: string;
-		};
-		expect(operation.action).toBe('Find customers');
-		expect(operation.description).toMatch(/email, phone number, or first and last name/);
-		const calls: unknown[] = [];
-		const { response: tool } = createNodeAsTool({
-			node: node({
+		it('lets a model fill Find by email through $fromAI, told what to pass', async () => {
+			const findBy = property('findBy', 'find');
+			expect(findBy).toMatchObject({ type: 'options', default: 'email' });
+			expect(findBy.options?.map((o) => (o as { value: string }).value)).toEqual([
+				'email',
+				'phone',
+				'name',
+			]);
+			const operation = description.properties
+				.filter((p) => p.name === 'operation')[1]
+				.options?.find((o) => (o as { value: string }).value === 'find') as {
+				action: string;
+				description: string;
+			};
+			expect(operation.action).toBe('Find customers');
+			expect(operation.description).toMatch(/email, phone number, or first and last name/);
+			const tool = asTool({
 				resource: 'customer',
 				operation: 'find',
 				findBy: 'email',
 				email: "={{ $fromAI('email', 'Email address of the customer', 'string') }}",
-			}),
-			nodeType,
-			handleToolInvocation: async (args: unknown) => {
-				calls.push(args);
-				return 'ok';
-			},
+			});
+			expect(tool.description).toBe('Find customers in Business CRM');
+			const shape = (tool.schema as unknown as { shape: Record<string, unknown> }).shape;
+			expect(Object.keys(shape)).toEqual(['email']);
+			const wanted = sandbox.customers[1];
+			const reply = (await tool.invoke({
+				email: ` ${String(wanted.email).toUpperCase()} `,
+			})) as string;
+			expect(JSON.parse(reply)).toEqual([wanted]);
 		});
-		expect(tool.description).toBe('Find customers in Business CRM');
-		const shape = (tool.schema as unknown as { shape: Record<string, unknown> }).shape;
-		expect(Object.keys(shape)).toEqual(['email']);
-		await tool.invoke({ email: 'ada@example.com' });
-		expect(calls).toEqual([{ email: 'ada@example.com' }]);
 	});
 
 	it('filters Get Many customers by a Business picked as everywhere else, not required', () => {
