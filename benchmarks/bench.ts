@@ -403,6 +403,34 @@ function pagesTargets(parallel: ParallelResult[]): Target[] {
 	return targets;
 }
 
+/**
+ * The results file with the section from `heading` to `nextHeading` replaced by `section`, and the
+ * target lines `isTarget` picks replaced by `targets` where the first of them stood (when there are
+ * none yet, before the first line `insertBefore` picks).
+ */
+function spliceResults(
+	heading: string,
+	nextHeading: string,
+	section: string[],
+	isTarget: (line: string) => boolean,
+	targets: Target[],
+	insertBefore?: (line: string) => boolean,
+): string[] {
+	const old = readFileSync(RESULTS_FILE, 'utf8').split('\n');
+	const start = old.findIndex((line) => line.startsWith(heading));
+	const end = old.findIndex((line) => line.startsWith(nextHeading));
+	if (start === -1 || end < start)
+		throw new Error(`${RESULTS_FILE} has no "${heading}" to replace`);
+	// section starts with an empty line, the one before the old heading.
+	const next = [...old.slice(0, start - 1), ...section, '', ...old.slice(end)];
+	const first = next.findIndex(isTarget);
+	const at = first === -1 && insertBefore ? next.findIndex(insertBefore) : first;
+	if (at === -1) throw new Error(`${RESULTS_FILE} has no Targets list to update`);
+	const kept = next.filter((line, index) => index < at || !isTarget(line));
+	kept.splice(at, 0, ...targets.map(targetLine));
+	return kept;
+}
+
 /** Replaces section 4 and its target lines in the results file with a fresh run of it. */
 async function mainRealN8nOnly(): Promise<void> {
 	const section: string[] = [];
@@ -412,21 +440,14 @@ async function mainRealN8nOnly(): Promise<void> {
 			section.push(line);
 		}
 	});
-	const old = readFileSync(RESULTS_FILE, 'utf8').split('\n');
-	const start = old.findIndex((line) => line.startsWith('## 4. '));
-	const end = old.findIndex((line) => line.startsWith('## 5. '));
-	if (start === -1 || end < start) throw new Error(`${RESULTS_FILE} has no section 4 to replace`);
-	// section starts with an empty line, the one before the old heading.
-	const next = [...old.slice(0, start - 1), ...section, '', ...old.slice(end)];
-	const isReal = (line: string) => /^- [A-Z ]+: Real n8n/.test(line);
-	const first = next.findIndex(isReal);
-	const at =
-		first === -1
-			? next.findIndex((line) => line.startsWith('- ') && line.includes('Memory grows'))
-			: first;
-	if (at === -1) throw new Error(`${RESULTS_FILE} has no Targets list to update`);
-	const kept = next.filter((line, index) => index < at || !isReal(line));
-	kept.splice(at, 0, ...targets.map(targetLine));
+	const kept = spliceResults(
+		'## 4. ',
+		'## 5. ',
+		section,
+		(line) => /^- [A-Z ]+: Real n8n/.test(line),
+		targets,
+		(line) => line.startsWith('- ') && line.includes('Memory grows'),
+	);
 	writeFileSync(RESULTS_FILE, kept.join('\n'));
 	console.log(`Section 4 replaced in ${RESULTS_FILE}`);
 }
@@ -456,15 +477,7 @@ async function mainPagesOnly(): Promise<void> {
 	const targets = pagesTargets(parallel);
 	const isPages = (line: string) =>
 		targets.some((target) => line.startsWith('- ') && line.includes(`: ${target.name} (`));
-	const old = readFileSync(RESULTS_FILE, 'utf8').split('\n');
-	const start = old.findIndex((line) => line.startsWith('## 2b. '));
-	const end = old.findIndex((line) => line.startsWith('## 3. '));
-	if (start === -1 || end < start) throw new Error(`${RESULTS_FILE} has no section 2b to replace`);
-	const next = [...old.slice(0, start - 1), ...section, '', ...old.slice(end)];
-	const at = next.findIndex(isPages);
-	if (at === -1) throw new Error(`${RESULTS_FILE} has no section 2b targets to replace`);
-	const kept = next.filter((line, index) => index < at || !isPages(line));
-	kept.splice(at, 0, ...targets.map(targetLine));
+	const kept = spliceResults('## 2b. ', '## 3. ', section, isPages, targets);
 	const dated = kept.map((line) =>
 		line.startsWith('- Date: ')
 			? `${line.replace(/; section 2b re-run .*$/, '')}; section 2b re-run ${new Date().toISOString()} (load average at start ${load.toFixed(2)})`
