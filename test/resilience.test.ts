@@ -9,10 +9,10 @@ import { createServer as createHttpServer, STATUS_CODES } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { sleep, type INodeParameters } from 'n8n-workflow';
 import { startSandbox, type Faults, type Sandbox, type SandboxCustomer } from './sandbox/server';
-import type * as Harness from './helpers/harness';
+import * as Harness from './helpers/harness';
 import { runNode, type CrmCredentials, type RunResult } from './helpers/harness';
 import { byId, credentialsFor, requestsTo } from './helpers/fixtures';
 
@@ -129,19 +129,24 @@ async function selfSignedServer(): Promise<{
 }
 
 /**
- * Runs `use` with a fresh copy of n8n-core (and so a fresh n8n configuration) started with
- * N8N_SSRF_PROTECTION_ENABLED=true, as an n8n administrator would start n8n.
+ * Runs `use` with n8n-core's services created afresh under N8N_SSRF_PROTECTION_ENABLED=true, as
+ * an n8n administrator would start n8n. Only n8n's DI container is reset, not the module registry:
+ * reloading the node's modules inside a test would tie its description literals to this test, and
+ * the mutation run would then try them against this test alone.
  */
+// n8n-core's own copy of @n8n/di (the top-level one is another version, with another container).
+const { Container } = require(
+	require.resolve('@n8n/di', { paths: [dirname(require.resolve('n8n-core/package.json'))] }),
+) as typeof import('@n8n/di');
+
 async function withSsrfProtection<T>(use: (harness: typeof Harness) => Promise<T>): Promise<T> {
 	process.env.N8N_SSRF_PROTECTION_ENABLED = 'true';
+	Container.reset();
 	try {
-		let harness: typeof Harness | undefined;
-		jest.isolateModules(() => {
-			harness = jest.requireActual<typeof Harness>('./helpers/harness');
-		});
-		return await use(harness as typeof Harness);
+		return await use(Harness);
 	} finally {
 		delete process.env.N8N_SSRF_PROTECTION_ENABLED;
+		Container.reset();
 	}
 }
 
