@@ -4,6 +4,7 @@
  * that waits 30 s for a silent API (`global.MUTATION_RUN`): test/failures.test.ts guards the same
  * message without the wait.
  */
+const path = require('path');
 const { collectCoverageFrom, coverageThreshold, ...base } = require('../../jest.config.js');
 
 /** @type {import('jest').Config} */
@@ -19,4 +20,7 @@ module.exports = {
 		'/test/sandbox.test.ts',
 	],
 	globals: { MUTATION_RUN: true },
+	// Absolute paths: Stryker loads the environment itself, without resolving <rootDir>.
+	testEnvironment: path.join(__dirname, 'environment.js'),
+	testSequencer: path.join(__dirname, 'sequencer.js'),
 };
