@@ -5,6 +5,8 @@
  * customers appended cost ceil((k+1)/100) (at most 1 + ceil(k/100)), and a list that changed
  * otherwise costs that tail read plus a full read, ceil(N/100).
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { startSandbox, type Sandbox, type SandboxCustomer } from './sandbox/server';
 import { byId, credentialsFor, requestsTo } from './helpers/fixtures';
@@ -330,6 +332,32 @@ describe('nothing lost, nothing twice', () => {
 		expect(failed.emits).toBe(0);
 		expect(failed.error?.message).toBe('Read customers failed: a customer in the list has no id');
 		expect(trigger.nodeStaticData()).toEqual(before);
+
+		// The description names the record's first fields (at most 8), so the user can find it.
+		const described = async (record: IDataObject) => {
+			sandbox.customers[sandbox.customers.length - 1] = record as unknown as SandboxCustomer;
+			return ((await trigger.poll()).error as Error & { description?: string }).description;
+		};
+		const explain = (list: string) =>
+			`The trigger recognises customers it has seen by their id (cust_…), but this record has none (its fields: ${list}). Nothing was emitted or remembered; the next poll tries again.`;
+		expect(await described(noId)).toBe(explain('firstName, lastName, businessId'));
+		expect(await described({})).toBe(explain('none'));
+		const wide = Object.fromEntries('abcdefghij'.split('').map((key) => [key, 1]));
+		expect(await described(wide)).toBe(explain('a, b, c, d, e, f, g, h'));
+		expect(trigger.nodeStaticData()).toEqual(before);
+	});
+
+	it('two workflows with the same trigger node polling at once each emit the new customers', async () => {
+		// A workflow copied by export and import keeps its node ids.
+		const first = await activated();
+		const copy = new TriggerHarness(credentialsFor(sandbox), {}, {}, 'copied-workflow');
+		expectEmitted(await copy.activate(), []);
+		const added = sandbox.addCustomers(2);
+		sandbox.setFaults({ slow: { path: CUSTOMERS, delayMs: 300 } });
+		const [a, b] = await Promise.all([first.poll(), copy.poll()]);
+		sandbox.resetFaults();
+		expectEmitted(a, added);
+		expectEmitted(b, added);
 	});
 });
 
@@ -490,6 +518,51 @@ describe('Fetch Test Event (manual mode)', () => {
 		]);
 	});
 
+	it('with Business on a list of one page, returns only the newest of that business', async () => {
+		sandbox.seedCustomers(30);
+		const business = sandbox.businesses[1].id;
+		const newest = sandbox.customers.filter((c) => c.businessId === business).at(-1);
+		const trigger = new TriggerHarness(credentialsFor(sandbox), {
+			options: { businessId: byId(business) },
+		});
+		const { items, error } = await trigger.fetchTestEvent();
+		expect(error).toBeUndefined();
+		expect(items).toEqual([newest]);
+		expectRequests([[0, 100, 200]]);
+	});
+
+	it('takes a reply without pagination for the whole list (one request), and names a reply without a list', async () => {
+		const customers = [
+			{ id: 'cust_a', firstName: 'Ada' },
+			{ id: 'cust_b', firstName: 'Bob' },
+		];
+		let body: unknown = { content: { customers } };
+		const seen: string[] = [];
+		const api = createServer((request, response) => {
+			seen.push(request.url ?? '');
+			response.writeHead(200, { 'content-type': 'application/json' });
+			response.end(JSON.stringify(body));
+		});
+		await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+		try {
+			const credentials = {
+				...credentialsFor(sandbox),
+				baseUrl: `http://127.0.0.1:${(api.address() as AddressInfo).port}`,
+			};
+			const found = await new TriggerHarness(credentials).fetchTestEvent();
+			expect(found.error).toBeUndefined();
+			expect(found.items).toEqual([customers[1]]);
+			expect(seen).toEqual([`${CUSTOMERS}?limit=1&offset=0`]);
+
+			body = { content: { items: 'none' } };
+			const { error } = await new TriggerHarness(credentials).fetchTestEvent();
+			expect(error?.message).toBe('Read customers failed: the reply does not have the expected shape');
+			expect(error?.description).toMatch(/ The node understands the list shapes listed in its README\.$/);
+		} finally {
+			await new Promise((resolve) => api.close(resolve));
+		}
+	});
+
 	it('returns nothing for an empty list', async () => {
 		sandbox.seedCustomers(0);
 		const { items, error } = await new TriggerHarness(credentialsFor(sandbox)).fetchTestEvent();
@@ -513,6 +586,39 @@ describe('the credential', () => {
 		expectEmitted(await back.activate('update'), []);
 	});
 
+	it('pointed at another API with customers of its own starts over: records, emits nothing', async () => {
+		const other = await startSandbox({ businesses: 1, customers: 0 });
+		try {
+			const ids = ['cust_elsewhere_1', 'cust_elsewhere_2', 'cust_elsewhere_3'];
+			for (const id of ids) {
+				other.customers.push({
+					id,
+					businessId: other.businesses[0].id,
+					firstName: 'Else',
+					lastName: 'Where',
+					createdAt: new Date().toISOString(),
+				});
+			}
+			const trigger = await activated();
+			const moved = trigger.restarted(credentialsFor(other));
+			expectEmitted(await moved.activate('update'), []);
+			const added = other.addCustomers(1);
+			expectEmitted(await moved.poll(), added);
+		} finally {
+			await other.close();
+		}
+	});
+
+	it('with spaces typed around the Organization ID is the same organization: nothing starts over', async () => {
+		const trigger = await activated();
+		const added = sandbox.addCustomers(2);
+		const spaced = {
+			...credentialsFor(sandbox),
+			organizationId: `  ${credentialsFor(sandbox).organizationId} `,
+		};
+		expectEmitted(await trigger.restarted(spaced).activate('update'), added);
+	});
+
 	it('edited while the workflow is active: an echoed new key is redacted too', async () => {
 		const credentials = credentialsFor(sandbox);
 		const trigger = new TriggerHarness(credentials);
@@ -530,6 +636,18 @@ describe('the credential', () => {
 });
 
 describe('the remembered state', () => {
+	it('saved by another version of its shape is not trusted: the trigger starts over', async () => {
+		const trigger = await activated();
+		sandbox.addCustomers(3);
+		const saved = JSON.parse(JSON.stringify(trigger.workflow.staticData)) as IDataObject;
+		const state = Object.values(saved)[0] as IDataObject;
+		const stateKey = Object.keys(state)[0];
+		(state[stateKey] as IDataObject).version = 2;
+		const upgraded = new TriggerHarness(credentialsFor(sandbox), {}, saved);
+		expectEmitted(await upgraded.activate('init'), []);
+		expect(upgraded.nodeStaticData()).toMatchObject({ [stateKey]: { version: 1, count: N + 3 } });
+	});
+
 	// 1,000 pages and 100,000 fingerprints: slow under coverage instrumentation on a busy machine;
 	// the promise is bytes and requests, not time.
 	it('takes 11 bytes per known customer at N = 100,000, and a poll there still costs one request', async () => {

@@ -68,6 +68,7 @@ export class TriggerHarness {
 		readonly credentials: CrmCredentials,
 		readonly parameters: INodeParameters = {},
 		staticData: IDataObject = {},
+		readonly workflowId = 'trigger-workflow',
 	) {
 		const nodeType = loadTriggerType();
 		this.node = {
@@ -85,7 +86,7 @@ export class TriggerHarness {
 			getKnownTypes: () => ({}),
 		};
 		this.workflow = new Workflow({
-			id: 'trigger-workflow',
+			id: workflowId,
 			name: 'Business CRM Trigger test',
 			nodes: [this.node],
 			connections: {},
@@ -147,7 +148,7 @@ export class TriggerHarness {
 	/** The same workflow after n8n stopped and started: static data through JSON, a new context. */
 	restarted(credentials = this.credentials): TriggerHarness {
 		const saved = JSON.parse(JSON.stringify(this.workflow.staticData)) as IDataObject;
-		return new TriggerHarness(credentials, this.parameters, saved);
+		return new TriggerHarness(credentials, this.parameters, saved, this.workflowId);
 	}
 
 	/** The editor's Fetch Test Event: n8n-core's WorkflowExecute runs the trigger in manual mode. */
