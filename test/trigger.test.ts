@@ -609,6 +609,17 @@ describe('the credential', () => {
 		}
 	});
 
+	it('with a Base URL the node cannot use fails the activation, says why, and records nothing', async () => {
+		const trigger = new TriggerHarness({ ...credentialsFor(sandbox), baseUrl: 'ftp://127.0.0.1' });
+		const outcome = await trigger.activate();
+		expect(outcome.emits).toBe(0);
+		expect(outcome.error?.message).toBe(
+			'The Base URL in the Business CRM credential "ftp://127.0.0.1" does not start with http:// or https://. Enter the API address only, e.g. https://api.example.com',
+		);
+		expect(trigger.nodeStaticData()).toEqual({});
+		expect(takeRequests()).toEqual([]);
+	});
+
 	it('with spaces typed around the Organization ID is the same organization: nothing starts over', async () => {
 		const trigger = await activated();
 		const added = sandbox.addCustomers(2);
