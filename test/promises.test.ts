@@ -114,10 +114,14 @@ describe('the Base URL is read as people type and paste it', () => {
 		['api.example.com/http/v2', 'https://api.example.com/http/v2'],
 		['hhttps://api.example.com', 'https://api.example.com'],
 		['htttp://api.example.com', 'http://api.example.com'],
+		['httpps://api.example.com', 'https://api.example.com'],
 		['https://api.example.com/api/public/v1', 'https://api.example.com'],
 		['https://api.example.com/api/public/v1//', 'https://api.example.com'],
 		// Only a trailing copy of the API's prefix is the API's; a longer path is the user's.
-		['https://api.example.com/api/public/v1/tenant', 'https://api.example.com/api/public/v1/tenant'],
+		[
+			'https://api.example.com/api/public/v1/tenant',
+			'https://api.example.com/api/public/v1/tenant',
+		],
 	])('%j is used as %j', (typed, used) => {
 		expect(read(typed)).toMatchObject({ baseUrl: used });
 	});
@@ -129,6 +133,17 @@ describe('the Base URL is read as people type and paste it', () => {
 		expect(read(typed)).toMatchObject({
 			problem: `The Base URL in the Business CRM credential "${typed}" ${reason} Enter the API address only, e.g. https://api.example.com`,
 		});
+	});
+
+	it('a Base URL that is missing or not text is empty, and says so', () => {
+		for (const baseUrl of [undefined, null, 42]) {
+			expect(
+				checkCredential({ baseUrl, apiKey: KEY, organizationId: ORGANIZATION_ID } as never),
+			).toMatchObject({
+				problem:
+					'The Base URL in the Business CRM credential is empty. Enter the API address only, e.g. https://api.example.com',
+			});
+		}
 	});
 
 	it('a password typed in it is never quoted, with or without a scheme', () => {

@@ -556,8 +556,12 @@ describe('Fetch Test Event (manual mode)', () => {
 
 			body = { content: { items: 'none' } };
 			const { error } = await new TriggerHarness(credentials).fetchTestEvent();
-			expect(error?.message).toBe('Read customers failed: the reply does not have the expected shape');
-			expect(error?.description).toMatch(/ The node understands the list shapes listed in its README\.$/);
+			expect(error?.message).toBe(
+				'Read customers failed: the reply does not have the expected shape',
+			);
+			expect(error?.description).toMatch(
+				/ The node understands the list shapes listed in its README\.$/,
+			);
 		} finally {
 			await new Promise((resolve) => api.close(resolve));
 		}
