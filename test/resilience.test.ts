@@ -135,9 +135,9 @@ async function selfSignedServer(): Promise<{
  * the mutation run would then try them against this test alone.
  */
 // n8n-core's own copy of @n8n/di (the top-level one is another version, with another container).
-const { Container } = require(
+const { Container } = jest.requireActual<typeof import('@n8n/di')>(
 	require.resolve('@n8n/di', { paths: [dirname(require.resolve('n8n-core/package.json'))] }),
-) as typeof import('@n8n/di');
+);
 
 async function withSsrfProtection<T>(use: (harness: typeof Harness) => Promise<T>): Promise<T> {
 	process.env.N8N_SSRF_PROTECTION_ENABLED = 'true';
