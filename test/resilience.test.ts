@@ -12,7 +12,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { sleep, type INodeParameters } from 'n8n-workflow';
 import { startSandbox, type Faults, type Sandbox, type SandboxCustomer } from './sandbox/server';
-import * as Harness from './helpers/harness';
 import { runNode, type CrmCredentials, type RunResult } from './helpers/harness';
 import { byId, credentialsFor, requestsTo } from './helpers/fixtures';
 
@@ -128,22 +127,22 @@ async function selfSignedServer(): Promise<{
 	return state;
 }
 
+// n8n-core's own copy of @n8n/di (the top-level one is another version, with another container).
+const { Container } = jest.requireActual<typeof import('@n8n/di')>(
+	require.resolve('@n8n/di', { paths: [dirname(require.resolve('n8n-core/package.json'))] }),
+);
+
 /**
  * Runs `use` with n8n-core's services created afresh under N8N_SSRF_PROTECTION_ENABLED=true, as
  * an n8n administrator would start n8n. Only n8n's DI container is reset, not the module registry:
  * reloading the node's modules inside a test would tie its description literals to this test, and
  * the mutation run would then try them against this test alone.
  */
-// n8n-core's own copy of @n8n/di (the top-level one is another version, with another container).
-const { Container } = jest.requireActual<typeof import('@n8n/di')>(
-	require.resolve('@n8n/di', { paths: [dirname(require.resolve('n8n-core/package.json'))] }),
-);
-
-async function withSsrfProtection<T>(use: (harness: typeof Harness) => Promise<T>): Promise<T> {
+async function withSsrfProtection<T>(use: () => Promise<T>): Promise<T> {
 	process.env.N8N_SSRF_PROTECTION_ENABLED = 'true';
 	Container.reset();
 	try {
-		return await use(Harness);
+		return await use();
 	} finally {
 		delete process.env.N8N_SSRF_PROTECTION_ENABLED;
 		Container.reset();
@@ -888,12 +887,12 @@ describe('Resilience', () => {
 		);
 
 		it("n8n's SSRF protection: its reason and who can allow the host; nothing reached the API", async () => {
-			const ssrf = await withSsrfProtection(async (harness) => {
-				const get = await harness.runNode({
+			const ssrf = await withSsrfProtection(async () => {
+				const get = await runNode({
 					credentials: credentialsFor(sandbox),
 					parameters: { resource: 'business', operation: 'get', businessId: byId('biz_1') },
 				});
-				const create = await harness.runNode({
+				const create = await runNode({
 					credentials: credentialsFor(sandbox),
 					parameters: {
 						resource: 'customer',

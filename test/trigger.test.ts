@@ -465,6 +465,17 @@ describe('Options › Business, as older JSON and numeric ids give it', () => {
 });
 
 describe('Fetch Test Event (manual mode)', () => {
+	/** Fetch Test Event with Options › Business returns that business's newest customer alone. */
+	async function expectNewestOf(business: string): Promise<void> {
+		const newest = sandbox.customers.filter((c) => c.businessId === business).at(-1);
+		const trigger = new TriggerHarness(credentialsFor(sandbox), {
+			options: { businessId: byId(business) },
+		});
+		const { items, error } = await trigger.fetchTestEvent();
+		expect(error).toBeUndefined();
+		expect(items).toEqual([newest]);
+	}
+
 	it('without a total in the reply, reads to the end and returns the last customer', async () => {
 		sandbox.setFaults({ omitTotal: true });
 		try {
@@ -504,13 +515,7 @@ describe('Fetch Test Event (manual mode)', () => {
 		const business = sandbox.businesses[2].id;
 		// The last 150 customers belong to other businesses.
 		sandbox.addCustomers(150, { businessId: sandbox.businesses[0].id });
-		const newest = sandbox.customers.filter((c) => c.businessId === business).at(-1);
-		const trigger = new TriggerHarness(credentialsFor(sandbox), {
-			options: { businessId: byId(business) },
-		});
-		const { items, error } = await trigger.fetchTestEvent();
-		expect(error).toBeUndefined();
-		expect(items).toEqual([newest]);
+		await expectNewestOf(business);
 		expectRequests([
 			[0, 100, 200],
 			[N + 50, 100, 200],
@@ -521,13 +526,7 @@ describe('Fetch Test Event (manual mode)', () => {
 	it('with Business on a list of one page, returns only the newest of that business', async () => {
 		sandbox.seedCustomers(30);
 		const business = sandbox.businesses[1].id;
-		const newest = sandbox.customers.filter((c) => c.businessId === business).at(-1);
-		const trigger = new TriggerHarness(credentialsFor(sandbox), {
-			options: { businessId: byId(business) },
-		});
-		const { items, error } = await trigger.fetchTestEvent();
-		expect(error).toBeUndefined();
-		expect(items).toEqual([newest]);
+		await expectNewestOf(business);
 		expectRequests([[0, 100, 200]]);
 	});
 

@@ -1,7 +1,7 @@
 /**
- * Runs, for one mutant, only the test files that covered it in the dry run, quickest first. Stryker's jest
- * runner selects tests by name only, so jest would otherwise load every test file (about 10 s)
- * for each of the ~2,700 mutants.
+ * Runs, for one mutant, only the test files that covered it in the dry run, quickest first.
+ * Stryker's jest runner selects tests by name only, so jest would otherwise load every test file
+ * (about 10 s) for each of the ~2,700 mutants.
  */
 const Sequencer = require('@jest/test-sequencer').default;
 const shared = require('./shared-state');
