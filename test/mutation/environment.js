@@ -6,8 +6,9 @@
  * - jest has no programmatic bail (Stryker's comment on its `bail: false`), so a mutant one test
  *   has killed would run every other test that covers it; after the first failure the rest of
  *   the run is skipped here.
+ * - a test gets a few times its dry-run time (shared-state.js), not jest's 60 s.
  * In the dry run (no active mutant) it only records which test file covers which mutant, for
- * sequencer.js to leave out the files that cannot kill it.
+ * sequencer.js to leave out the files that cannot kill it, and how long each test took.
  */
 const { TestEnvironment } = require('jest-environment-node');
 const shared = require('./shared-state');
@@ -40,24 +41,27 @@ class MutationEnvironment extends TestEnvironment {
 		if ((event.name === 'test_skip' || event.name === 'test_todo') && this.global.__stryker__)
 			this.global.__stryker__.currentTestId = undefined;
 		if (!shared.mutantRun()) {
-			if (event.name === 'test_done') this.recordCoverage(testId(event.test));
+			if (event.name === 'test_done') this.recordCoverage(event.test);
 			return;
 		}
 		if (event.name === 'run_describe_start') {
 			const block = event.describeBlock;
 			if (shared.failed() || (state.testNamePattern && block.parent && !willRun(block, state.testNamePattern)))
 				block.mode = 'skip';
-		} else if (event.name === 'test_start' && shared.failed()) {
-			event.test.mode = 'skip';
+		} else if (event.name === 'test_start') {
+			if (shared.failed()) event.test.mode = 'skip';
+			const timeout = shared.timeoutFor(testId(event.test));
+			if (timeout !== undefined && !(event.test.timeout < timeout)) event.test.timeout = timeout;
 		} else if (event.name === 'test_done' && event.test.errors.length > 0) {
 			shared.fail();
 		}
 	}
 
-	recordCoverage(id) {
+	recordCoverage(test) {
 		const coverage = this.global.__stryker__ && this.global.__stryker__.mutantCoverage;
 		if (!coverage) return;
-		shared.record(this.testPath, Object.keys(coverage.perTest[id] || {}), Object.keys(coverage.static || {}));
+		const id = testId(test);
+		shared.record(this.testPath, id, test.duration ?? 0, Object.keys(coverage.perTest[id] || {}), Object.keys(coverage.static || {}));
 	}
 }
 
