@@ -311,6 +311,8 @@ describe('an error reply without the usual words is still explained', () => {
 		expect(items).toEqual([]);
 		expect(error?.message).toBe('Get business failed: the Business CRM API answered 418');
 		expect((error as { httpCode?: string } | undefined)?.httpCode).toBe('418');
+		// No hint to give, and no server error to blame: no description at all.
+		expect(error?.description).toBeNull();
 	});
 
 	it('a 500 whose message is not text: the err it gave, and that the server failed', async () => {
@@ -374,5 +376,43 @@ describe("the credential's own trimming", () => {
 			]),
 		);
 		expect(headers).toEqual({ 'X-API-Key': KEY, 'X-Organization-ID': 'org_1' });
+	});
+});
+
+describe('Find reads the customer list as JSON, each customer once', () => {
+	it('a customer that moves onto the next page while the list is read is found once', async () => {
+		const ann = { id: 'cust_1', email: 'ann@example.com' };
+		const bob = { id: 'cust_2', email: 'bob@example.com' };
+		const accepts: Array<string | undefined> = [];
+		const api = await startApi((request, url, response) => {
+			accepts.push(request.headers.accept);
+			// A customer added at the front of the list between the two page reads pushes Ann on.
+			const first = url.searchParams.get('offset') === '0' || !url.searchParams.has('offset');
+			const customers = first ? [bob, ann] : [ann];
+			json(response, 200, {
+				message: 'ok',
+				content: {
+					customers,
+					pagination: { total: 3, limit: 2, offset: first ? 0 : 2, hasMore: first },
+				},
+			});
+		});
+		try {
+			const { items, error } = await runNode({
+				parameters: {
+					resource: 'customer',
+					operation: 'find',
+					findBy: 'email',
+					email: 'ann@example.com',
+				},
+				credentials: api.credentials,
+			});
+			expect(error).toBeUndefined();
+			expect(api.urls.length).toBe(2);
+			expect(items.map((item) => item.json)).toEqual([ann]);
+			expect(accepts).toEqual(['application/json', 'application/json']);
+		} finally {
+			await stop(api.server);
+		}
 	});
 });

@@ -74,9 +74,8 @@ export class CustomerIndex {
 		else map.set(key, [customer]);
 	}
 
-	/** The customers with this key, in list order; empty for an empty key. */
+	/** The customers with this key, in list order; none for an empty key, as `put` keeps none. */
 	find(kind: MatchKey, key: string): IDataObject[] {
-		if (key === '') return [];
 		return this.byKind.get(kind)?.get(key) ?? [];
 	}
 
@@ -118,7 +117,6 @@ export async function customerIndex(
 			options: {
 				method: 'GET',
 				url: '/api/public/v1/customers',
-				headers: { Accept: 'application/json' },
 			},
 			listKeys: ['customers'],
 			idKeys: ['id'],

@@ -1,0 +1,137 @@
+/**
+ * What Find and Skip Existing count as the same customer, and how Skip Existing keeps two rows
+ * with one key from both creating it.
+ */
+import {
+	CustomerIndex,
+	emailKey,
+	nameKey,
+	phoneKey,
+	recordKey,
+} from '../nodes/BusinessCrm/shared/customerIndex';
+
+describe('the same customer, to Find and Skip Existing', () => {
+	it('an email in another case or with spaces around it is the same email', () => {
+		expect(emailKey('  Ann.Lee@Example.COM ')).toBe(emailKey('ann.lee@example.com'));
+	});
+
+	it('"straße" and "strasse" are different emails (case is folded to lower, not upper, case)', () => {
+		expect(emailKey('straße@example.com')).not.toBe(emailKey('STRASSE@example.com'));
+		expect(nameKey('Jürgen', 'Strauß')).not.toBe(nameKey('Jürgen', 'Strauss'));
+		expect(nameKey('Weiß', 'Lee')).not.toBe(nameKey('WEISS', 'Lee'));
+		expect(nameKey('Ann', 'Lee')).toBe(nameKey(' ANN ', 'lee'));
+	});
+
+	it('a phone number given as a number is the same phone as the text with its digits', () => {
+		expect(phoneKey(15550100199)).toBe('15550100199');
+		expect(phoneKey('+1 (555) 010-0199')).toBe('15550100199');
+		expect(recordKey({ phone: 15550100199 }, 'phone')).toBe('15550100199');
+	});
+
+	it('an email given as a number is kept as its digits, not dropped', () => {
+		expect(emailKey(12345)).toBe('12345');
+	});
+
+	it('a name needs both parts: one of them alone matches nobody', () => {
+		expect(nameKey('Ann', '')).toBe('');
+		expect(nameKey('  ', 'Lee')).toBe('');
+		expect(nameKey('Ann', 'Lee')).not.toBe('');
+		const index = new CustomerIndex([
+			{ id: 'cust_1', firstName: 'Ann' },
+			{ id: 'cust_2', lastName: 'Lee' },
+		]);
+		expect(index.find('name', nameKey('Ann', ''))).toEqual([]);
+		expect(index.find('name', nameKey('', 'Lee'))).toEqual([]);
+	});
+
+	it('a customer without an email, phone or name is found by none of them', () => {
+		const index = new CustomerIndex([{ id: 'cust_1' }, { id: 'cust_2', email: '  ' }]);
+		for (const kind of ['email', 'phone', 'name'] as const) expect(index.find(kind, '')).toEqual([]);
+	});
+});
+
+describe('a customer Skip Existing has just created', () => {
+	it('is found by the key that was sent, even when the API echoes it otherwise', () => {
+		const index = new CustomerIndex([]);
+		const created = { id: 'cust_9', email: 'ann@other.example' };
+		index.add(created, { kind: 'email', key: 'ann@example.com' });
+		expect(index.find('email', 'ann@example.com')).toEqual([created]);
+		expect(index.find('email', 'ann@other.example')).toEqual([created]);
+	});
+
+	it('is found once when the key sent is the key it came back with', () => {
+		const index = new CustomerIndex([]);
+		const created = { id: 'cust_9', email: 'Ann@Example.com' };
+		index.add(created, { kind: 'email', key: 'ann@example.com' });
+		expect(index.find('email', 'ann@example.com')).toEqual([created]);
+	});
+});
+
+/** A task that runs until `finish` is called, recording how many ran at once. */
+function gate() {
+	const log = { running: 0, most: 0, started: [] as string[] };
+	const task = (name: string) => {
+		let finish = () => {};
+		const done = new Promise<void>((resolve) => (finish = resolve));
+		const run = async () => {
+			log.started.push(name);
+			log.running++;
+			log.most = Math.max(log.most, log.running);
+			await done;
+			log.running--;
+			return name;
+		};
+		return { run, finish: () => finish() };
+	};
+	return { log, task };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('rows with one key create one at a time; rows with different keys do not wait', () => {
+	it('a row with another key starts while the first is still creating', async () => {
+		const index = new CustomerIndex([]);
+		const { log, task } = gate();
+		const a = task('a');
+		const b = task('b');
+		const first = index.oneAtATime('email', 'a@example.com', a.run);
+		const second = index.oneAtATime('email', 'b@example.com', b.run);
+		await tick();
+		expect(log.started).toEqual(['a', 'b']);
+		a.finish();
+		b.finish();
+		await expect(Promise.all([first, second])).resolves.toEqual(['a', 'b']);
+	});
+
+	it('a third row with the key waits for the second, even after the first has ended', async () => {
+		const index = new CustomerIndex([]);
+		const { log, task } = gate();
+		const [a, b, c] = [task('a'), task('b'), task('c')];
+		const first = index.oneAtATime('email', 'x@example.com', a.run);
+		const second = index.oneAtATime('email', 'x@example.com', b.run);
+		await tick();
+		a.finish();
+		await first;
+		await tick();
+		expect(log.started).toEqual(['a', 'b']);
+		const third = index.oneAtATime('email', 'x@example.com', c.run);
+		await tick();
+		expect(log.started).toEqual(['a', 'b']);
+		b.finish();
+		await second;
+		await tick();
+		expect(log.started).toEqual(['a', 'b', 'c']);
+		c.finish();
+		await expect(third).resolves.toBe('c');
+		expect(log.most).toBe(1);
+	});
+
+	it('a row whose Create failed does not stop the next row with the key', async () => {
+		const index = new CustomerIndex([]);
+		const failed = index.oneAtATime('phone', '1555', async () => {
+			throw new Error('refused');
+		});
+		await expect(failed).rejects.toThrow('refused');
+		await expect(index.oneAtATime('phone', '1555', async () => 'next')).resolves.toBe('next');
+	});
+});
