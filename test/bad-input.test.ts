@@ -293,11 +293,107 @@ const REFUSALS: Array<[string, Refusal]> = [
 				options: { maxRetryWait: value as number },
 			}),
 			bad: 3601,
-			good: 1,
+			good: 3600,
 			path: BUSINESS_LIST,
 			message: 'Max Total Wait must be from 0 to 3600 seconds, not 3601',
 			description:
 				'Set Options › Max Total Wait to how long one request may wait for the rate limit in all.',
+		},
+	],
+	[
+		'Options, Max Retries 101 (100 is the most)',
+		{
+			parameters: (value) => ({ ...businessGetMany(2), options: { maxRetries: value as number } }),
+			bad: 101,
+			good: 100,
+			path: BUSINESS_LIST,
+			message: 'Max Retries must be a whole number from 0 to 100, not 101',
+			description:
+				'Set Options › Max Retries to how often a rate-limited request may be sent again.',
+		},
+	],
+	[
+		'Options, Max Retries of spaces (text "7" is 7)',
+		{
+			parameters: (value) => ({ ...businessGetMany(2), options: { maxRetries: value as number } }),
+			bad: '  ',
+			good: '7',
+			path: BUSINESS_LIST,
+			message: 'Max Retries must be a whole number from 0 to 100, not "  "',
+			description:
+				'Set Options › Max Retries to how often a rate-limited request may be sent again.',
+		},
+	],
+	[
+		'Options, Max Retries true',
+		{
+			parameters: (value) => ({ ...businessGetMany(2), options: { maxRetries: value as number } }),
+			bad: true,
+			good: 0,
+			path: BUSINESS_LIST,
+			message: 'Max Retries must be a whole number from 0 to 100, not true',
+			description:
+				'Set Options › Max Retries to how often a rate-limited request may be sent again.',
+		},
+	],
+	[
+		'Options, Max Total Wait -1 (0 is the least)',
+		{
+			parameters: (value) => ({
+				...businessGetMany(2),
+				options: { maxRetryWait: value as number },
+			}),
+			bad: -1,
+			good: 0,
+			path: BUSINESS_LIST,
+			message: 'Max Total Wait must be from 0 to 3600 seconds, not -1',
+			description:
+				'Set Options › Max Total Wait to how long one request may wait for the rate limit in all.',
+		},
+	],
+	[
+		'Options, Max Total Wait "soon"',
+		{
+			parameters: (value) => ({
+				...businessGetMany(2),
+				options: { maxRetryWait: value as number },
+			}),
+			bad: 'soon',
+			good: '30',
+			path: BUSINESS_LIST,
+			message: 'Max Total Wait must be from 0 to 3600 seconds, not "soon"',
+			description:
+				'Set Options › Max Total Wait to how long one request may wait for the rate limit in all.',
+		},
+	],
+	[
+		'Options, Max Total Wait of spaces',
+		{
+			parameters: (value) => ({
+				...businessGetMany(2),
+				options: { maxRetryWait: value as number },
+			}),
+			bad: ' ',
+			good: ' 5 ',
+			path: BUSINESS_LIST,
+			message: 'Max Total Wait must be from 0 to 3600 seconds, not " "',
+			description:
+				'Set Options › Max Total Wait to how long one request may wait for the rate limit in all.',
+		},
+	],
+	[
+		'Options, Pages Read at Once 0',
+		{
+			parameters: (value) => ({
+				...businessGetMany(2),
+				options: { pagesInParallel: value as number },
+			}),
+			bad: 0,
+			good: 1,
+			path: BUSINESS_LIST,
+			message: 'Pages Read at Once must be a whole number from 1 to 10, not 0',
+			description:
+				'Set Options › Pages Read at Once to how many pages of the list may be asked for at the same time (1 reads page after page).',
 		},
 	],
 ];
