@@ -94,8 +94,9 @@ describe('a redirect the node does not follow', () => {
 
 describe("the API's words in an error reply", () => {
 	it('are read only from an object, only as non-blank text, trimmed', () => {
-		expect(apiWords(['Not Found'])).toEqual({});
-		expect(apiWords(null)).toEqual({});
+		for (const notAnObject of [['Not Found'], 'Not Found', 404, null]) {
+			expect(apiWords(notAnObject)).toStrictEqual({});
+		}
 		expect(apiWords({ message: 404, err: '  gone  ' })).toEqual({
 			message: undefined,
 			err: 'gone',
@@ -123,5 +124,106 @@ describe('a Retry-After that cannot be waited is named', () => {
 	it('a date or a number of seconds can be waited', () => {
 		expect(invalidWait(reply('Thu, 01 Jan 2026 12:00:05 GMT'))).toBeUndefined();
 		expect(invalidWait(reply('3'))).toBeUndefined();
+	});
+});
+
+/** An error as Node.js raises it, with a code and, when given, a cause. */
+const failed = (code: string | undefined, message = 'failed', cause?: unknown) =>
+	Object.assign(new Error(message), code === undefined ? {} : { code }, cause ? { cause } : {});
+
+describe('a refusal by n8n itself: nothing reached the API', () => {
+	it("a host outside the credential's Allowed Domains, found on the cause chain", () => {
+		const refused = failed(undefined, 'Request failed', failed(undefined, 'Domain not allowed: x'));
+		expect(describeFailure(refused, { hasRequestOptions: true })).toEqual({
+			message: "the Base URL's host is not among the credential's allowed domains",
+			description:
+				'n8n says: Domain not allowed: x. Add the host to Allowed Domains in the Business CRM credential, or set its Allowed HTTP Request Domains to All.',
+			mayHaveReachedApi: false,
+		});
+	});
+});
+
+describe('a server that does not speak TLS where https:// was used: nothing reached the API', () => {
+	const PLAIN_HTTP =
+		'The server at the Base URL does not speak HTTPS on that address and port. Check the scheme and port of the Base URL in the Business CRM credential.';
+
+	it.each(['EPROTO', 'ERR_SSL_WRONG_VERSION_NUMBER'])('%s names its code', (code) => {
+		expect(describeFailure(failed(code, 'handshake'), { hasRequestOptions: true })).toEqual({
+			message: `the TLS handshake failed (${code})`,
+			description: PLAIN_HTTP,
+			mayHaveReachedApi: false,
+		});
+	});
+
+	it('"wrong version number" from OpenSSL, with a code that is not a Node.js one', () => {
+		const error = failed('ssl3_get_record:WRONG_VERSION_NUMBER', 'ssl3: wrong version number');
+		expect(describeFailure(error, { hasRequestOptions: true })).toEqual({
+			message: 'the TLS handshake failed (wrong version number)',
+			description: PLAIN_HTTP,
+			mayHaveReachedApi: false,
+		});
+		const trailing = failed('EPROTO: handshake', 'wrong version number');
+		expect(describeFailure(trailing, { hasRequestOptions: true }).message).toBe(
+			'the TLS handshake failed (wrong version number)',
+		);
+	});
+
+	it('when no scheme was typed, says https:// was assumed', () => {
+		expect(
+			describeFailure(failed('EPROTO'), { hasRequestOptions: true, schemeAssumed: true }),
+		).toEqual({
+			message: 'the server at that address does not speak HTTPS',
+			description:
+				'No scheme was typed, so https:// was used, and the server at that address does not speak HTTPS. If it is a plain-HTTP address, type http:// in front of the Base URL in the Business CRM credential.',
+			mayHaveReachedApi: false,
+		});
+	});
+});
+
+describe('each network error code has its own words', () => {
+	it('a certificate problem in a list search points at entering the business By ID', () => {
+		expect(
+			describeFailure(failed('CERT_HAS_EXPIRED'), { hasRequestOptions: false }).description,
+		).toBe(
+			"Fix the certificate on the server. Until then, enter the business By ID and turn on Ignore SSL Issues on the node's Settings tab (Request Options › Ignore SSL Issues).",
+		);
+	});
+
+	it.each([
+		['ETIMEDOUT', 'no answer in time'],
+		['EAI_AGAIN', 'the host name could not be resolved'],
+		['EPIPE', 'the connection was closed before the reply arrived'],
+	])('%s: %s', (code, message) => {
+		expect(describeFailure(failed(code), { hasRequestOptions: true }).message).toBe(message);
+	});
+});
+
+describe('a redirect to where the API has moved names the Base URL to enter', () => {
+	const moved = (location: string) =>
+		describeRedirect(
+			301,
+			location,
+			'https://api.example.com/api/business/list/all',
+			'/api/business/list/all',
+		)?.description;
+	const SAYS = (baseUrl: string) =>
+		`The node does not follow redirects, so the API key never goes to an address you did not enter. If the API has moved there, put ${baseUrl} into the Base URL of the Business CRM credential.`;
+
+	it('under a path prefix', () => {
+		expect(moved('https://new.example.com/v2/api/business/list/all')).toBe(
+			SAYS('https://new.example.com/v2'),
+		);
+	});
+
+	it('without the slashes doubled in the Location', () => {
+		expect(moved('https://new.example.com/v2///api/business/list/all')).toBe(
+			SAYS('https://new.example.com/v2'),
+		);
+	});
+
+	it('with no-break spaces pasted around the Location', () => {
+		expect(moved('\u00a0https://new.example.com/api/business/list/all\u00a0')).toBe(
+			SAYS('https://new.example.com'),
+		);
 	});
 });

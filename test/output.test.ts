@@ -115,3 +115,30 @@ describe('record identifiers', () => {
 		expect(recordId({ id: 7 }, ['id'])).toBe('7');
 	});
 });
+
+describe('the words for a reply of an unexpected shape, and what counts as a number or an id', () => {
+	it('an object is named by its first 8 keys, not a wall of them', () => {
+		const content = Object.fromEntries('abcdefghij'.split('').map((key) => [key, 1]));
+		expect(extractList({ content }, ['customers'])).toEqual({
+			problem:
+				'Expected the list under content.customers, content or data, but content was an object with a, b, c, d, e, f, g, h.',
+		});
+	});
+
+	it('a pagination number that is null, blank text or not a number is no number at all', () => {
+		for (const blank of [null, '  ', 'many', true]) {
+			expect(page({ data: [a], pagination: { total: blank, limit: 20 } }).pagination).toEqual({
+				total: undefined,
+				limit: 20,
+				offset: undefined,
+				hasMore: false,
+			});
+		}
+		expect(page({ data: [a], pagination: { total: ' 45 ' } }).pagination?.total).toBe(45);
+	});
+
+	it('an empty id is no id: two records without one are two records', () => {
+		expect(recordId({ id: '' }, ['id'])).toBeUndefined();
+		expect(recordId({ id: '', code: 7 }, ['id', 'code'])).toBe('7');
+	});
+});
