@@ -118,9 +118,58 @@ describe('Customer › Create', () => {
 		expect(error?.description).toContain('business "biz_nowhere"');
 	});
 
+	it('a custom field name may hold spaces, but not DEL or another control character', async () => {
+		const { items, error } = await runNode({
+			credentials: credentialsFor(sandbox),
+			parameters: {
+				resource: 'customer',
+				operation: 'create',
+				businessId: byId(sandbox.businesses[0].id),
+				firstName: 'Ada',
+				lastName: 'Lovelace',
+				additionalFields: {
+					customFields: { field: [{ name: '={{ $json.field }}', value: 'x' }] },
+				},
+			},
+			items: [{ field: 'favourite colour' }, { field: 'tax\u007fid' }, { field: 'tax\u001fid' }],
+			onError: 'continueRegularOutput',
+		});
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ firstName: 'Ada', 'favourite colour': 'x' });
+		expect(items.slice(1).map((item) => item.json.error)).toEqual([
+			expect.stringMatching(/^Custom field name "tax\u007fid" cannot be used\. /),
+			expect.stringMatching(/^Custom field name "tax\\u001fid" cannot be used\. /),
+		]);
+		expect(requestsTo(sandbox, ADD).map((request) => request.body)).toEqual([
+			expect.objectContaining({ 'favourite colour': 'x' }),
+		]);
+	});
+
+	it('an error nobody foresaw (an email expression giving an object that holds itself) fails only its item, in its own words, not as an API reply', async () => {
+		const { items, error } = await runNode({
+			credentials: credentialsFor(sandbox),
+			parameters: {
+				resource: 'customer',
+				operation: 'create',
+				businessId: byId(sandbox.businesses[0].id),
+				firstName: 'Ada',
+				lastName: 'Lovelace',
+				additionalFields: {
+					email: '={{ (() => { const a = { work: 1 }; a.self = a; return a; })() }}',
+				},
+			},
+			onError: 'continueRegularOutput',
+		});
+		expect(error).toBeUndefined();
+		expect(items).toEqual([
+			{ json: { error: 'Maximum call stack size exceeded' }, pairedItem: { item: 0 } },
+		]);
+		expect(requestsTo(sandbox, ADD)).toHaveLength(0);
+	});
+
 	describe('against an API that answers without a body', () => {
 		let api: { url: string; posts: unknown[]; close: () => Promise<void> };
-		let reply: { status: number; headers: Record<string, string> };
+		let reply: { status: number; headers: Record<string, string>; body?: string };
 		beforeAll(async () => {
 			const posts: unknown[] = [];
 			const server = createServer((req, res) => {
@@ -129,7 +178,7 @@ describe('Customer › Create', () => {
 				req.on('end', () => {
 					posts.push(JSON.parse(text));
 					res.writeHead(reply.status, reply.headers);
-					res.end();
+					res.end(reply.body);
 				});
 			});
 			await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -180,6 +229,149 @@ describe('Customer › Create', () => {
 			reply = { status: 201, headers: { location: 'https://api.example.com/customers' } };
 			const { items } = await createThere();
 			expect(items[0].json).toEqual({ ...sent, location: 'https://api.example.com/customers' });
+		});
+
+		it.each([
+			[
+				'with a query string',
+				'its id',
+				'/api/public/v1/customers/cust_7f3a9c?expand=all',
+				'cust_7f3a9c',
+			],
+			['with a fragment', 'its id', '/api/public/v1/customers/cust_7f3a9c#profile', 'cust_7f3a9c'],
+			['ending in a slash', 'its id', '/api/public/v1/customers/cust_7f3a9c/', 'cust_7f3a9c'],
+			['that is the id alone', 'its id', 'cust_7f3a9c', 'cust_7f3a9c'],
+			[
+				'whose last part only ends like an id',
+				'no id',
+				'/api/public/v1/customers/old_cust_7f3a9c',
+				undefined,
+			],
+			[
+				'whose last part only starts like an id',
+				'no id',
+				'/api/public/v1/customers/cust_7f3a9c.json',
+				undefined,
+			],
+			[
+				'whose last part is cust_ and no token',
+				'no id',
+				'/api/public/v1/customers/cust_',
+				undefined,
+			],
+		])('201 with a Location %s gives %s', async (_, __, location, id) => {
+			reply = { status: 201, headers: { location } };
+			const { items, error } = await createThere();
+			expect(error).toBeUndefined();
+			expect(items[0].json).toStrictEqual({ ...sent, location, ...(id ? { id } : {}) });
+		});
+
+		it('an empty Location, or one of only a no-break space, adds no location to the output', async () => {
+			for (const location of ['', '\u00a0']) {
+				reply = { status: 201, headers: { location } };
+				const { items } = await createThere();
+				expect(items[0].json).toStrictEqual(sent);
+			}
+		});
+
+		it('a Location padded with a no-break space (which HTTP does not strip) is output trimmed, with its id', async () => {
+			reply = { status: 201, headers: { location: '/api/public/v1/customers/cust_7f3a9c\u00a0' } };
+			const { items } = await createThere();
+			expect(items[0].json).toStrictEqual({
+				...sent,
+				location: '/api/public/v1/customers/cust_7f3a9c',
+				id: 'cust_7f3a9c',
+			});
+		});
+
+		it('204: the output holds the fields sent and no field left empty', async () => {
+			reply = { status: 204, headers: {} };
+			const { items } = await runNode({
+				credentials: { ...credentialsFor(sandbox), baseUrl: api.url },
+				parameters: {
+					resource: 'customer',
+					operation: 'create',
+					businessId: byId('biz_1'),
+					firstName: 'Ada',
+					lastName: 'Lovelace',
+					additionalFields: {
+						email: '  ',
+						customFields: {
+							field: [
+								{ name: 'company', value: '   ' },
+								{ name: 'note', value: '={{ $json.nothing }}' },
+								{ name: 'city', value: 'London' },
+							],
+						},
+					},
+				},
+			});
+			const only = { businessId: 'biz_1', firstName: 'Ada', lastName: 'Lovelace', city: 'London' };
+			expect(Object.keys(items[0].json)).toEqual(Object.keys(only));
+			expect(items[0].json).toStrictEqual(only);
+			expect(api.posts).toEqual([only]);
+		});
+
+		it('an email or phone from an expression that gives a list or an object is sent as its JSON text', async () => {
+			reply = { status: 204, headers: {} };
+			const { error } = await runNode({
+				credentials: { ...credentialsFor(sandbox), baseUrl: api.url },
+				parameters: {
+					resource: 'customer',
+					operation: 'create',
+					businessId: byId('biz_1'),
+					firstName: 'Ada',
+					lastName: 'Lovelace',
+					additionalFields: { email: '={{ $json.email }}', phone: '={{ $json.phone }}' },
+				},
+				items: [
+					{ email: ['ada@example.com'], phone: { home: '+44 20 7946 0958' } },
+					{ email: { work: 'ada@example.com' }, phone: ['+44', '20 7946 0958'] },
+				],
+			});
+			expect(error).toBeUndefined();
+			expect(api.posts).toEqual([
+				{ ...sent, email: '["ada@example.com"]', phone: '{"home":"+44 20 7946 0958"}' },
+				{ ...sent, email: '{"work":"ada@example.com"}', phone: '["+44","20 7946 0958"]' },
+			]);
+		});
+
+		it('a phone from an expression that gives a big integer is sent as its digits', async () => {
+			reply = { status: 204, headers: {} };
+			const { error } = await runNode({
+				credentials: { ...credentialsFor(sandbox), baseUrl: api.url },
+				parameters: {
+					resource: 'customer',
+					operation: 'create',
+					businessId: byId('biz_1'),
+					firstName: 'Ada',
+					lastName: 'Lovelace',
+					additionalFields: { phone: '={{ BigInt("15550100199") }}' },
+				},
+			});
+			expect(error).toBeUndefined();
+			expect(api.posts).toEqual([
+				{ businessId: 'biz_1', firstName: 'Ada', lastName: 'Lovelace', phone: '15550100199' },
+			]);
+		});
+
+		it('a reply of a shape the node does not know (a JSON list) is an error that names the shape', async () => {
+			reply = {
+				status: 200,
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify([{ id: 'cust_7f3a9c' }]),
+			};
+			const { items, error } = await createThere();
+			expect(items).toEqual([]);
+			expect(error?.message).toBe('The Business CRM API sent a reply of an unexpected shape');
+			expect(error?.description).toBe(
+				'Expected a JSON object but the reply was an array. The node understands the reply shapes listed in its README.',
+			);
+			// n8n lists these under the error's details.
+			expect((error as { messages?: string[] }).messages).toEqual([
+				'Expected a JSON object but the reply was an array.',
+			]);
+			expect(api.posts).toEqual([sent]);
 		});
 
 		it('204 without a Location: a success that outputs the fields sent, sent once', async () => {

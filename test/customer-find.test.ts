@@ -97,6 +97,33 @@ describe('Customer › Find', () => {
 		expect(items[1].pairedItem).toEqual({ item: 1 });
 	});
 
+	it('refuses an empty email, or a name without its last name, saying what is missing', async () => {
+		const byEmail = await find(
+			{ findBy: 'email', email: '={{ $json.email }}' },
+			[{ email: '  ' }],
+			'continueRegularOutput',
+		);
+		const byName = await find(
+			{ findBy: 'name', firstName: 'Grace', lastName: '={{ $json.last }}' },
+			[{ last: ' ' }],
+			'continueRegularOutput',
+		);
+		const help = (what: string) =>
+			`Enter the ${what} to find. When it comes from an expression, check that the expression gives a value for this item.`;
+		expect(byEmail.items).toEqual([
+			{ json: { error: `Email is empty. ${help('email')}` }, pairedItem: { item: 0 } },
+		]);
+		expect(byName.items).toEqual([
+			{
+				json: {
+					error: `First Name and Last Name are both needed to find by name. ${help('first and last name')}`,
+				},
+				pairedItem: { item: 0 },
+			},
+		]);
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(0);
+	});
+
 	it('stops with a clear error when the list cannot be read', async () => {
 		sandbox.setFaults({ serverError: { path: CUSTOMERS, status: 500 } });
 		try {

@@ -144,6 +144,50 @@ describe('Customer › Get Many', () => {
 			expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(3);
 		});
 
+		it('Return All over 200 customers reads the 2 pages and no empty third one', async () => {
+			sandbox.seedCustomers(200);
+			const { items, error } = await filtered(1, { returnAll: true });
+			expect(error).toBeUndefined();
+			expect(items.map((item) => item.json)).toEqual(ofBusiness(1));
+			expect(inOffsetOrder(requestsTo(sandbox, CUSTOMERS).map((r) => r.query))).toEqual([
+				{ limit: '100', offset: '0' },
+				{ limit: '100', offset: '100' },
+			]);
+		});
+
+		it('Limit: customers added at the top of the list during the read do not make one appear twice', async () => {
+			sandbox.seedCustomers(300);
+			const expected = ofBusiness(0).slice(0, 40);
+			// The first page read, 2 customers of another business are added before it: the second
+			// page then starts with the last 2 customers of the first page again.
+			sandbox.onRequest = (entry) => {
+				if (entry.path === CUSTOMERS && entry.query.offset === '100') {
+					sandbox.addCustomers(2, { at: 0, businessId: sandbox.businesses[1].id });
+				}
+			};
+			try {
+				const { items, error } = await filtered(0, { returnAll: false, limit: 40 });
+				expect(error).toBeUndefined();
+				expect(items.map((item) => item.json.id)).toEqual(expected.map((c) => c.id));
+			} finally {
+				sandbox.onRequest = undefined;
+			}
+		});
+
+		it('Limit: customers without an id are all kept', async () => {
+			sandbox.seedCustomers(30);
+			const idless = ofBusiness(0).slice(0, 3);
+			for (const customer of idless) delete (customer as { id?: string }).id;
+			const { items, error } = await filtered(0, { returnAll: false, limit: 5 });
+			expect(error).toBeUndefined();
+			expect(items.map((item) => item.json)).toEqual(ofBusiness(0).slice(0, 5));
+			expect(items.slice(0, 3).map((item) => item.json.id)).toEqual([
+				undefined,
+				undefined,
+				undefined,
+			]);
+		});
+
 		it('Limit counts the customers of the business and reads only the pages it needs', async () => {
 			sandbox.seedCustomers(300);
 			const five = await filtered(0, { returnAll: false, limit: 5 });

@@ -173,6 +173,55 @@ describe('Customer › Create › Options › Skip Existing', () => {
 	it('refuses an unknown Skip Existing value on the item', async () => {
 		const { error } = await importRows([{ firstName: 'A', lastName: 'B' }], 'fax');
 		expect(error?.message).toBe('Skip Existing must be email, phone or name, not "fax"');
+		expect(error?.description).toBe(
+			'Pick Email, Phone or First and Last Name under Options › Skip Existing, or remove the option.',
+		);
 		expect(sandbox.requests).toHaveLength(0);
+	});
+
+	it('a Skip Existing from an expression that gives nothing (null, empty text, no value) creates as usual', async () => {
+		const { items, error } = await runNode({
+			credentials: credentialsFor(sandbox),
+			parameters: {
+				resource: 'customer',
+				operation: 'create',
+				businessId: byId(sandbox.businesses[0].id),
+				firstName: '={{ $json.firstName }}',
+				lastName: 'Lovelace',
+				options: { skipExisting: '={{ $json.skip }}' },
+			},
+			items: [
+				{ firstName: 'Null', skip: null },
+				{ firstName: 'Empty', skip: '' },
+				{ firstName: 'Absent' },
+			],
+		});
+		expect(error).toBeUndefined();
+		expect(items.map((item) => [item.json.firstName, item.json.skipped])).toEqual([
+			['Null', undefined],
+			['Empty', undefined],
+			['Absent', undefined],
+		]);
+		expect(requestsTo(sandbox, ADD)).toHaveLength(3);
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(0);
+	});
+
+	it('rows whose key is empty do not wait for one another: they are created at once', async () => {
+		sandbox.seedCustomers(5);
+		sandbox.setFaults({ slow: { path: ADD, delayMs: 100 } });
+		try {
+			const rows: Row[] = [
+				{ firstName: 'No', lastName: 'Mail' },
+				{ firstName: 'No', lastName: 'Mail', email: '   ' },
+				{ firstName: 'Still', lastName: 'None' },
+			];
+			const { items, error } = await importRows(rows, 'email');
+			expect(error).toBeUndefined();
+			expect(items.map((item) => item.json.skipped)).toEqual([false, false, false]);
+			expect(requestsTo(sandbox, ADD)).toHaveLength(3);
+			expect(sandbox.maxInFlight).toBe(3);
+		} finally {
+			sandbox.resetFaults();
+		}
 	});
 });
