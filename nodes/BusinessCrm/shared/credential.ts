@@ -54,7 +54,7 @@ function hiddenCharacter(text: string): string | undefined {
 		const hex = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
 		const kind =
 			NAMED_CHARACTERS[code] ??
-			(code < 0x20 || code === 0x7f
+			(code <= 0x1f || code === 0x7f
 				? 'a control character'
 				: `the non-ASCII character "${character}"`);
 		return `${kind} (${hex}) at position ${position}`;
