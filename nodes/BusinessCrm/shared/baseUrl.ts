@@ -52,7 +52,8 @@ export function parseBaseUrl(value: unknown): {
 	if (/\s/.test(url)) return { problem: `The Base URL ${quoted} contains spaces.${EXAMPLE}` };
 	// The node's paths start with /api/… themselves: a copied /api/public/v1 would be doubled.
 	url = url.replace(VERSION_PREFIX, '').replace(/\/+$/, '');
-	if (!/^https?:\/\/[^/:]+/i.test(url)) {
+	// One character of host after the scheme is enough to know there is a host.
+	if (!/^https?:\/\/[^/:]/i.test(url)) {
 		return { problem: `The Base URL ${quoted} has no host name.${EXAMPLE}` };
 	}
 	return { url, schemeAssumed };
