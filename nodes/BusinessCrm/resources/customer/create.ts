@@ -30,9 +30,9 @@ const API_FIELDS = new Set(['id']);
 const UNSAFE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 
 function hasControlCharacter(text: string): boolean {
-	for (let i = 0; i < text.length; i++) {
-		const code = text.charCodeAt(i);
-		if (code < 0x20 || code === 0x7f) return true;
+	for (const character of text) {
+		const code = character.charCodeAt(0);
+		if (code <= 0x1f || code === 0x7f) return true;
 	}
 	return false;
 }
@@ -125,7 +125,6 @@ function customValue(
 	name: string,
 	value: unknown,
 ): IDataObject[string] | undefined {
-	if (value === undefined) return undefined;
 	if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
 	if (typeof value === 'number' && !Number.isFinite(value)) {
 		throw inputError(
