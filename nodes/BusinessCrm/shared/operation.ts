@@ -12,17 +12,15 @@ import { UnexpectedReplyError } from './output';
 function asNodeError(
 	ctx: IExecutePaginationFunctions,
 	caught: unknown,
-	itemIndex: number,
 ): NodeApiError | NodeOperationError {
 	if (caught instanceof NodeApiError || caught instanceof NodeOperationError) return caught;
 	if (caught instanceof UnexpectedReplyError) {
 		return new NodeApiError(ctx.getNode(), { message: caught.message } as JsonObject, {
 			message: 'The Business CRM API sent a reply of an unexpected shape',
 			description: `${caught.message} The node understands the reply shapes listed in its README.`,
-			itemIndex,
 		});
 	}
-	return new NodeOperationError(ctx.getNode(), caught as Error, { itemIndex });
+	return new NodeOperationError(ctx.getNode(), caught as Error);
 }
 
 /** What an operation does with the request n8n's routing built for one input item. */
@@ -49,7 +47,8 @@ export function runOperation(handler: OperationHandler) {
 			const records = await handler.call(this, requestData.options as IHttpRequestOptions);
 			return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 		} catch (caught) {
-			const error = asNodeError(this, caught, itemIndex);
+			const error = asNodeError(this, caught);
+			// Here for every error, those thrown ready-made by the handler included.
 			error.context.itemIndex = itemIndex;
 			if (!this.continueOnFail()) throw error;
 			// One key, message then advice: n8n 2.8 sends a json item to the error output only when
