@@ -124,6 +124,34 @@ describe('a Retry-After that cannot be waited is named', () => {
 	it('a date or a number of seconds can be waited', () => {
 		expect(invalidWait(reply('Thu, 01 Jan 2026 12:00:05 GMT'))).toBeUndefined();
 		expect(invalidWait(reply('3'))).toBeUndefined();
+		expect(invalidWait(reply('0'))).toBeUndefined();
+	});
+
+	it('a header of only spaces says nothing, so nothing is named', () => {
+		expect(invalidWait(reply('  '))).toBeUndefined();
+	});
+});
+
+describe('a retryAfter in the body that cannot be waited is named', () => {
+	const reply = (retryAfter: unknown) => ({ statusCode: 429, body: { retryAfter }, headers: {} });
+
+	it.each<[string, unknown, string]>([
+		['true', true, 'retryAfter true'],
+		['an object', { seconds: 2 }, 'retryAfter {"seconds":2}'],
+		['negative', -1, 'retryAfter -1'],
+		['text', 'soon', 'retryAfter "soon"'],
+	])('%s', (_title, value, shown) => {
+		expect(invalidWait(reply(value))).toBe(shown);
+	});
+
+	it.each<[string, unknown]>([
+		['a number', 5],
+		['0', 0],
+		['a number in a string', '5'],
+		['null (no wait given)', null],
+		['an empty string (no wait given)', ''],
+	])('%s is not', (_title, value) => {
+		expect(invalidWait(reply(value))).toBeUndefined();
 	});
 });
 

@@ -14,6 +14,8 @@ describe('how long a 429 asks to wait', () => {
 		['the body before the header', { retryAfter: 1 }, { 'retry-after': '9' }, 1000],
 		['a Retry-After header in seconds', { message: 'slow down' }, { 'retry-after': '4' }, 4000],
 		['retryAfter 0', { retryAfter: 0 }, {}, 0],
+		['a Retry-After header of 0', {}, { 'retry-after': '0' }, 0],
+		['the header when retryAfter is only spaces', { retryAfter: '  ' }, { 'retry-after': '2' }, 2000],
 	])('reads %s', (_, body, headers, expected) => {
 		expect(requestedWaitMs(reply(body, headers))).toBe(expected);
 	});
@@ -35,6 +37,17 @@ describe('how long a 429 asks to wait', () => {
 		['no body', undefined],
 	])('ignores retryAfter that is %s, and then there is no asked wait', (_, body) => {
 		expect(requestedWaitMs(reply(body))).toBeUndefined();
+	});
+
+	// A number that cannot be waited is not read as a date: V8 parses "-5" as a day in 2001,
+	// which would have been an instant retry.
+	it.each([
+		['only spaces', '  '],
+		['negative', '-5'],
+		['infinite', 'Infinity'],
+		['neither a number nor a date', 'soon'],
+	])('ignores a Retry-After header that is %s, and then there is no asked wait', (_, header) => {
+		expect(requestedWaitMs(reply({}, { 'retry-after': header }))).toBeUndefined();
 	});
 
 	it('backs off 1 s, 2 s, 4 s … up to 30 s when the reply does not say', () => {

@@ -184,7 +184,10 @@ export function requestedWaitMs(reply: ApiReply, now = Date.now()): number | und
 	const header = reply.headers['retry-after'];
 	if (typeof header === 'string' && header.trim() !== '') {
 		const seconds = Number(header);
-		if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds * 1000);
+		// A number is never read as a date: V8 parses "-5" as a day in 2001, an instant retry.
+		if (!Number.isNaN(seconds)) {
+			return Number.isFinite(seconds) && seconds >= 0 ? Math.ceil(seconds * 1000) : undefined;
+		}
 		const date = Date.parse(header);
 		if (Number.isFinite(date)) return Math.max(0, date - now);
 	}
@@ -199,7 +202,8 @@ export function invalidWait(reply: ApiReply): string | undefined {
 		if (!Number.isFinite(value) || value < 0) return `retryAfter ${JSON.stringify(asked)}`;
 	}
 	const header = reply.headers['retry-after'];
-	if (typeof header === 'string' && header.trim() !== '') {
+	// Spaces alone are Number 0, a wait that can be waited: nothing to name.
+	if (typeof header === 'string') {
 		const value = Number(header);
 		if (
 			Number.isNaN(value)
