@@ -337,14 +337,22 @@ describe('The API key never appears in what the node produces', () => {
 
 	describe('a key the API echoes back is redacted', () => {
 		/** What the echo server answers, given the key it received. */
-		let reply: (key: string) => { status: number; type?: string; body: string };
+		let reply: (key: string) => {
+			status: number;
+			type?: string;
+			body: string;
+			headers?: Record<string, string>;
+		};
 		let echo: Server;
 		let echoUrl: string;
 		beforeAll(async () => {
 			echo = createHttpServer((req, res) => {
 				const key = String(req.headers['x-api-key'] ?? '');
-				const { status, type, body } = reply(key);
-				res.writeHead(status, { 'content-type': type ?? 'application/json; charset=utf-8' });
+				const { status, type, body, headers } = reply(key);
+				res.writeHead(status, {
+					'content-type': type ?? 'application/json; charset=utf-8',
+					...headers,
+				});
 				res.end(body);
 			});
 			await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
@@ -439,6 +447,31 @@ describe('The API key never appears in what the node produces', () => {
 				).toContain('[redacted]');
 				expect(leaks(produced, [CANARY])).toEqual([]);
 			}
+		});
+
+		it('a Create reply whose Location header alone names the key: the output shows it redacted', async () => {
+			reply = (key) => ({ status: 201, body: '', headers: { location: `/customers/${key}` } });
+			const { result, produced } = await runCapturing(echoCredentials(), {
+				resource: 'customer',
+				operation: 'create',
+				businessId: byId('biz_1'),
+				firstName: 'Ada',
+				lastName: 'Lovelace',
+			});
+			expect(result.error).toBeUndefined();
+			expect(result.items[0]?.json.location).toBe('/customers/[redacted]');
+			expect(leaks(produced, [CANARY])).toEqual([]);
+		});
+
+		it('with a password in the Base URL, a reply that echoes only the key is still redacted', async () => {
+			reply = (key) => ({ status: 200, body: JSON.stringify({ id: 'biz_1', note: `seen ${key}` }) });
+			const { result, produced } = await runCapturing(
+				{ ...echoCredentials(), baseUrl: echoUrl.replace('//', '//crm:pass-Xq83vT@') },
+				getBusinessOne,
+			);
+			expect(result.error).toBeUndefined();
+			expect(result.items[0]?.json.note).toBe('seen [redacted]');
+			expect(leaks(produced, [CANARY, 'pass-Xq83vT'])).toEqual([]);
 		});
 
 		it('the sandbox echoing the key in a 500 (via onRequest) is redacted too', async () => {
