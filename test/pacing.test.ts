@@ -84,4 +84,28 @@ describe('rate-limit pacing of one node run', () => {
 			await sandbox.close();
 		}
 	}, 60_000);
+
+	it('a 429 holds the whole run, not only its own request: a slot freed meanwhile waits out the 1 s it asked for', async () => {
+		const sandbox = await startSandbox({ businesses: 1 });
+		try {
+			// Of the first 10 in flight: 5 succeed after 300 ms, freeing their slots; 5 are refused
+			// at once and asked to wait 1 s. The items that take the freed slots must wait too.
+			sandbox.setFaults({
+				slow: { path: ADD, count: 5, delayMs: 300 },
+				rateLimitBurst: { path: ADD, after: 5, count: 5, retryAfter: 1 },
+			});
+			const { items, error, arrivals } = await importRows(sandbox, 20);
+			expect(error).toBeUndefined();
+			expectEachRowOnce(sandbox, 20, items);
+			const first429 = arrivals.find((arrival) => arrival.entry.status === 429);
+			expect(first429).toBeDefined();
+			const early = arrivals.filter(
+				(arrival) => arrival.at > first429!.at + 100 && arrival.at < first429!.at + 950,
+			);
+			expect(early.map((arrival) => arrival.at - first429!.at)).toEqual([]);
+			expect(requestsTo(sandbox, ADD).filter((request) => request.status === 429)).toHaveLength(5);
+		} finally {
+			await sandbox.close();
+		}
+	}, 60_000);
 });
