@@ -64,11 +64,12 @@ async function closedPort(): Promise<number> {
 /** A server that answers every request with one fixed reply. */
 async function answeringServer(
 	status: number,
-	type: string,
+	/** undefined sends no content-type header. */
+	type: string | undefined,
 	body: string,
 ): Promise<{ url: string; close: () => Promise<void> }> {
 	const server = createHttpServer((_req, res) => {
-		res.writeHead(status, { 'content-type': type });
+		res.writeHead(status, type === undefined ? {} : { 'content-type': type });
 		res.end(body);
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -756,6 +757,75 @@ describe('Resilience', () => {
 					message:
 						'Create customer failed: the Business CRM API answered 200 with JSON that is a string, not an object or a list',
 					description: `Expected a JSON object or list, but the reply was "customer queued". Check that the Base URL points at the API. ${MAYBE_CREATED}`,
+				});
+			} finally {
+				await api.close();
+			}
+		});
+	});
+
+	describe('a reply that is not a JSON object or list is an error, never data', () => {
+		const CHECK_URL = 'Check that the Base URL points at the API';
+		it.each<[string, number, string | undefined, string, string, string]>([
+			[
+				'JSON null',
+				200,
+				'application/json',
+				'null',
+				'answered 200 with JSON that is null, not an object or a list',
+				`Expected a JSON object or list, but the reply was null. ${CHECK_URL}.`,
+			],
+			[
+				'a JSON number',
+				200,
+				'application/json',
+				'42',
+				'answered 200 with JSON that is a number, not an object or a list',
+				`Expected a JSON object or list, but the reply was 42. ${CHECK_URL}.`,
+			],
+			[
+				'a body of only white space',
+				200,
+				'application/json',
+				' \n\t ',
+				'answered 200 with an empty body',
+				`Expected a JSON reply. ${CHECK_URL}, not at a website or proxy page.`,
+			],
+			[
+				'HTML over several lines, shown on one',
+				200,
+				'text/html',
+				'<p>\n\n   Sign in</p>',
+				'answered 200 with a body that is not JSON',
+				`Expected JSON but got content type text/html, starting "<p> Sign in</p>". ${CHECK_URL}, not at a website or proxy page.`,
+			],
+			[
+				'text without a content type',
+				200,
+				undefined,
+				'maintenance',
+				'answered 200 with a body that is not JSON',
+				`Expected JSON but got content type unknown, starting "maintenance". ${CHECK_URL}, not at a website or proxy page.`,
+			],
+			[
+				'a 300 without a Location',
+				300,
+				'application/json',
+				'{"id":"biz_1"}',
+				'answered with HTTP 300',
+				'Expected a 2xx reply. Check that the Base URL points at the API itself, not at a page that redirects.',
+			],
+		])('%s', async (_title, status, type, body, message, description) => {
+			const api = await answeringServer(status, type, body);
+			try {
+				const { items, error } = await run(
+					{ resource: 'business', operation: 'get', businessId: byId('biz_1') },
+					{ baseUrl: api.url },
+				);
+				expect(items).toEqual([]);
+				expectNodeApiError(error, {
+					message: `Get business failed: the Business CRM API ${message}`,
+					description,
 				});
 			} finally {
 				await api.close();
