@@ -1138,6 +1138,20 @@ describe('Resilience', () => {
 			);
 		});
 
+		it('no total and hasMore forever: stops after 10 pages that bring nothing, and says no total was given', async () => {
+			sandbox.seedCustomers(150);
+			sandbox.setFaults({ omitTotal: true, hasMoreForever: true });
+			const { items, error } = await getCustomers();
+			expect(items).toEqual([]);
+			expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(12);
+			expect(error?.message).toBe(
+				'Get many customers failed: the API kept answering hasMore: true without new items',
+			);
+			expect(error?.description).toBe(
+				'12 pages were read (150 items); the last 10 brought nothing new and no total was given. The read stopped instead of looping.',
+			);
+		});
+
 		it('customers added at the start between pages: each customer is output once', async () => {
 			sandbox.seedCustomers(250);
 			const original = sandbox.customers.map((c) => c.id);
