@@ -29,8 +29,9 @@ describe('the built package, loaded by n8n-core the way n8n loads a community pa
 		expect(trigger.polling).toBe(true);
 		expect(trigger.iconUrl).toEqual(node.iconUrl);
 		expect(trigger.codex?.categories).toEqual(['Sales']);
+		// The README itself, not the repository's file list: users land on what they read first.
 		expect(trigger.codex?.resources?.primaryDocumentation?.[0].url).toBe(
-			'https://github.com/n8n-nodes-business-crm/n8n-nodes-business-crm',
+			'https://github.com/n8n-nodes-business-crm/n8n-nodes-business-crm/blob/main/README.md',
 		);
 		expect(trigger.properties.map((p) => p.name)).toEqual(['pollTimes', 'event', 'options']);
 

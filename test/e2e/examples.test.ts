@@ -1,12 +1,25 @@
 /**
  * Every workflow in examples/ as a user gets it: imported exactly as shipped, with only the
  * credential set (the import gives the sandbox credential the id the examples name), and run
- * with `n8n execute` in the real n8n. Nothing in a workflow is changed before it runs.
+ * in the real n8n: with `n8n execute`, or, for the trigger's example (which `n8n execute` cannot
+ * start), activated as a user publishes it. Nothing in a workflow is changed before it runs.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { executeWorkflow, importWorkflow, nodeOutput, REPO_ROOT, type UserFolder } from './n8n';
+import {
+	activateWorkflow,
+	executeWorkflow,
+	importWorkflow,
+	nodeOutput,
+	REPO_ROOT,
+	rest,
+	setupOwner,
+	startN8n,
+	type RunningN8n,
+	type UserFolder,
+	type WorkflowRun,
+} from './n8n';
 import { exampleWorkflow, prepareN8n } from './workflows';
 
 const ADD_CUSTOMER = '/api/business/crm/customer/add';
@@ -102,16 +115,79 @@ describe('the example workflows, run as shipped in a real n8n', () => {
 		});
 		expect(added()).toHaveLength(0);
 	});
+});
 
-	it('welcome-new-customers, run from the editor, builds the message for the newest customer', async () => {
-		const run = await runExample('welcome-new-customers.json');
-		const newest = sandbox.customers[sandbox.customers.length - 1];
-		expect(nodeOutput(run, 'Welcome Message')).toEqual([
-			{
-				customerId: newest.id,
-				to: newest.email ?? '',
-				message: `Welcome, ${newest.firstName} ${newest.lastName}! Thank you for choosing us.`,
-			},
-		]);
+describe('the trigger example, activated as shipped in a real n8n', () => {
+	/** The example polls every minute: one poll to record, one to emit, and n8n's start. */
+	const TIMEOUT_MS = 360_000;
+	let sandbox: Sandbox;
+	let folder: UserFolder;
+	let n8n: RunningN8n | undefined;
+
+	beforeAll(async () => {
+		sandbox = await startSandbox({ businesses: 2, customers: 30 });
+		({ folder } = await prepareN8n(sandbox));
 	});
+
+	afterAll(async () => {
+		await n8n?.stop();
+		folder?.remove();
+		await sandbox?.close();
+	});
+
+	it(
+		'welcome-new-customers builds the welcome message for a customer added after activation',
+		async () => {
+			const workflowId = await importWorkflow(
+				folder,
+				exampleWorkflow('welcome-new-customers.json'),
+			);
+			n8n = await startN8n(folder);
+			const session = await setupOwner(n8n.url);
+			const { rawApiKey } = await rest<{ rawApiKey: string }>(
+				n8n.url,
+				session,
+				'POST',
+				'/api-keys',
+				{
+					label: 'examples e2e',
+					scopes: ['execution:read', 'execution:list'],
+					expiresAt: null,
+				},
+			);
+			sandbox.clearLog();
+			await activateWorkflow(n8n.url, session, workflowId);
+			// The activation reads the list and records it: a customer added before that read
+			// ends would count as already there.
+			while (!sandbox.requests.some((r) => r.path === '/api/public/v1/customers')) {
+				await new Promise((resolve) => setTimeout(resolve, 500));
+			}
+			const [customer] = sandbox.addCustomers(1);
+
+			type Execution = { status: string; data?: WorkflowRun['data'] };
+			let finished: Execution[] = [];
+			const deadline = Date.now() + 150_000;
+			while (finished.length === 0 && Date.now() < deadline) {
+				await new Promise((resolve) => setTimeout(resolve, 2000));
+				const response = await fetch(
+					`${n8n.url}/api/v1/executions?workflowId=${workflowId}&includeData=true`,
+					{ headers: { 'X-N8N-API-KEY': rawApiKey } },
+				);
+				const { data } = (await response.json()) as { data: Execution[] };
+				finished = data.filter((e) => !['new', 'running', 'waiting'].includes(e.status));
+			}
+			expect(finished).toHaveLength(1);
+			const [execution] = finished;
+			expect(execution.status).toBe('success');
+			const run = execution.data?.resultData.runData['Welcome Message']?.[0];
+			expect((run?.data?.main?.[0] ?? []).map((item) => item.json)).toEqual([
+				{
+					customerId: customer.id,
+					to: customer.email ?? '',
+					message: `Welcome, ${customer.firstName} ${customer.lastName}! Thank you for choosing us.`,
+				},
+			]);
+		},
+		TIMEOUT_MS,
+	);
 });
