@@ -2,7 +2,11 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { transportError } from '../BusinessCrm/shared/errors';
 import { extractList, recordId } from '../BusinessCrm/shared/output';
 import { DEFAULT_PAGES_IN_PARALLEL, MAX_PAGE_SIZE } from '../BusinessCrm/shared/pagination';
-import { apiRequest, credentialSecrets, DEFAULT_RETRY_POLICY } from '../BusinessCrm/shared/transport';
+import {
+	apiRequest,
+	credentialSecrets,
+	DEFAULT_RETRY_POLICY,
+} from '../BusinessCrm/shared/transport';
 
 /**
  * The list reader: the trigger's only way to the customer list. Pages overlap by one customer,
@@ -29,7 +33,12 @@ export interface CustomerPage {
 }
 
 async function fail(ctx: IPollFunctions, message: string, description: string): Promise<Error> {
-	return transportError(ctx, `${WHAT} failed: ${message}`, description, await credentialSecrets(ctx));
+	return transportError(
+		ctx,
+		`${WHAT} failed: ${message}`,
+		description,
+		await credentialSecrets(ctx),
+	);
 }
 
 /**

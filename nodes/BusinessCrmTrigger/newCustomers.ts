@@ -2,13 +2,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { transportError } from '../BusinessCrm/shared/errors';
 import { onlyOfBusiness } from './businessFilter';
 import { readCustomers, type ListRead } from './customerList';
-import {
-	fingerprint,
-	knownSet,
-	loadState,
-	saveState,
-	type SeenCustomers,
-} from './seenCustomers';
+import { fingerprint, knownSet, loadState, saveState, type SeenCustomers } from './seenCustomers';
 
 /**
  * Reads of the whole list at the first poll before it gives up: each must be consistent, or a

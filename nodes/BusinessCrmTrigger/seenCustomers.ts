@@ -50,7 +50,10 @@ function addressOf(baseUrl: string): string {
 }
 
 /** Which list the credential points at: its API's address and Organization ID. */
-function sourcesOf(credentials: ICredentialDataDecryptedObject): { source: string; legacy: string } {
+function sourcesOf(credentials: ICredentialDataDecryptedObject): {
+	source: string;
+	legacy: string;
+} {
 	const baseUrl = parseBaseUrl(credentials.baseUrl).url ?? '';
 	const organizationId = String(credentials.organizationId ?? '').trim();
 	return {

@@ -16,17 +16,27 @@ function runOf(ctx: Context): object {
 	return 'getExecuteData' in ctx ? ctx.getExecuteData() : ctx;
 }
 
-async function ask(ctx: Context, id: string, where: string, policy: RetryPolicy, itemIndex?: number) {
-	try {
-		await apiRequest(ctx, {
-			what: 'Check the business',
-			// Encoded, so no ID can point the request at another path.
-			options: { method: 'GET', url: `/api/business/${encodeURIComponent(id)}` },
-			policy,
-			itemIndex,
-		});
-	} catch (error) {
-		if (!(error instanceof NodeApiError) || error.httpCode !== '404') throw error;
+async function ask(
+	ctx: Context,
+	id: string,
+	where: string,
+	policy: RetryPolicy,
+	itemIndex?: number,
+) {
+	const unknown = await apiRequest(ctx, {
+		what: 'Check the business',
+		// Encoded, so no ID can point the request at another path.
+		options: { method: 'GET', url: `/api/business/${encodeURIComponent(id)}` },
+		policy,
+		itemIndex,
+	}).then(
+		() => false,
+		(error: unknown) => {
+			if (error instanceof NodeApiError && error.httpCode === '404') return true;
+			throw error;
+		},
+	);
+	if (unknown) {
 		// Without this check, a mistyped ID matches no customer and the node reports success.
 		throw inputError(
 			ctx,
