@@ -443,7 +443,7 @@ describe('Options › Business, as older JSON and numeric ids give it', () => {
 		try {
 			const numeric = await activated({ options: { businessId: 7 } });
 			const [seven] = sandbox.addCustomers(1, { businessId: 7 as unknown as string });
-			sandbox.addCustomers(2);
+			sandbox.addCustomers(2, { businessId: sandbox.businesses[0].id });
 			expectEmitted(await numeric.poll(), [seven]);
 		} finally {
 			sandbox.businesses.pop();
