@@ -15,7 +15,7 @@ import {
 
 const WHAT = 'Read customers';
 /** A poll must end: a request without an answer in this time fails it (and changes nothing). */
-export const REQUEST_TIMEOUT_MS = 60_000;
+const REQUEST_TIMEOUT_MS = 60_000;
 /** Without a `total` to bound it, a read stops after this many pages (10 million customers). */
 const MAX_PAGES_WITHOUT_TOTAL = 100_000;
 /** Pages in a row that bring no customer not read before, before a read is called stuck. */
