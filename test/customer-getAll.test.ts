@@ -127,12 +127,18 @@ describe('Customer › Get Many', () => {
 			sandbox.seedCustomers(30);
 			const numbered = [sandbox.customers[2], sandbox.customers[17]];
 			for (const customer of numbered) customer.businessId = 7 as unknown as string;
-			const { items, error } = await getMany({
-				filters: { businessId: { __rl: true, mode: 'id', value: '={{ 7 }}' } },
-				returnAll: true,
-			});
-			expect(error).toBeUndefined();
-			expect(items.map((item) => item.json)).toEqual(numbered);
+			// The business must exist: an unknown one is an error (test/trigger-business.test.ts).
+			sandbox.businesses.push({ ...sandbox.businesses[0], id: '7' });
+			try {
+				const { items, error } = await getMany({
+					filters: { businessId: { __rl: true, mode: 'id', value: '={{ 7 }}' } },
+					returnAll: true,
+				});
+				expect(error).toBeUndefined();
+				expect(items.map((item) => item.json)).toEqual(numbered);
+			} finally {
+				sandbox.businesses.pop();
+			}
 		});
 
 		it('Return All gives every customer of the business, in list order, in ceil(N/100) requests', async () => {
@@ -217,7 +223,7 @@ describe('Customer › Get Many', () => {
 			).toEqual([0, 100, 200]);
 		});
 
-		it('trims the business ID; a business without customers gives no item; no filter gives all', async () => {
+		it('trims the business ID; an unknown business is an error; no filter gives all', async () => {
 			sandbox.seedCustomers(30);
 			const trimmed = await getMany({
 				returnAll: true,
@@ -225,8 +231,7 @@ describe('Customer › Get Many', () => {
 			});
 			expect(trimmed.items.map((item) => item.json)).toEqual(ofBusiness(1));
 			const none = await getMany({ returnAll: true, filters: { businessId: byId('biz_unknown') } });
-			expect(none.error).toBeUndefined();
-			expect(none.items).toEqual([]);
+			expect(none.error?.message).toBe('No business biz_unknown in this organization');
 			const empty = await getMany({ returnAll: true, filters: { businessId: byId('') } });
 			expect(empty.items).toHaveLength(30);
 		});

@@ -83,6 +83,7 @@ const ACTION_DEFAULTS = [
 ];
 
 const TRIGGER_DEFAULTS = [
+	['activationNotice', ''],
 	['event', 'newCustomer'],
 	['options', {}],
 	['options › businessId', { mode: 'list', value: '' }],

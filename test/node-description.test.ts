@@ -389,8 +389,12 @@ describe('trigger description', () => {
 			credentials: [{ name: 'businessCrmApi', required: true }],
 			defaults: { name: 'Business CRM Trigger' },
 		});
-		expect(triggerDescription.properties.map((p) => p.name)).toEqual(['event', 'options']);
-		const [event, options] = triggerDescription.properties;
+		expect(triggerDescription.properties.map((p) => p.name)).toEqual([
+			'activationNotice',
+			'event',
+			'options',
+		]);
+		const [, event, options] = triggerDescription.properties;
 		expect(event).toMatchObject({
 			type: 'options',
 			default: 'newCustomer',
@@ -405,12 +409,22 @@ describe('trigger description', () => {
 	});
 
 	it('picks the Business as the action node does, from the same searchable list', () => {
-		const [business] = triggerDescription.properties[1].options as INodeProperties[];
+		const [business] = triggerDescription.properties[2].options as INodeProperties[];
 		expect(business.modes).toEqual(businessIdLocator.modes);
 		expect(business.default).toEqual({ mode: 'list', value: '' });
 		expect(trigger.methods.listSearch.searchBusinesses).toBe(
 			nodeType.methods?.listSearch?.searchBusinesses,
 		);
+	});
+
+	it('says in a notice that only customers added after publishing start it, and what Fetch Test Event shows', () => {
+		const [notice] = triggerDescription.properties;
+		expect(notice).toMatchObject({ type: 'notice', default: '' });
+		expect(notice.displayName).toBe(
+			'Only customers added after the workflow is published start it; the customers already there do not. Fetch Test Event shows the newest existing customer, so you can map its fields.',
+		);
+		const [business] = triggerDescription.properties[2].options as INodeProperties[];
+		expect(business.description).not.toMatch(/businessId|poll/);
 	});
 
 	it('shows the same icons, links its README section and is not offered as an AI tool', () => {

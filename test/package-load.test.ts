@@ -33,7 +33,12 @@ describe('the built package, loaded by n8n-core the way n8n loads a community pa
 		expect(trigger.codex?.resources?.primaryDocumentation?.[0].url).toBe(
 			'https://github.com/n8n-nodes-business-crm/n8n-nodes-business-crm/blob/main/README.md',
 		);
-		expect(trigger.properties.map((p) => p.name)).toEqual(['pollTimes', 'event', 'options']);
+		expect(trigger.properties.map((p) => p.name)).toEqual([
+			'pollTimes',
+			'activationNotice',
+			'event',
+			'options',
+		]);
 
 		const [credential] = loader.types.credentials;
 		expect(credential.name).toBe('businessCrmApi');

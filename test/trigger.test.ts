@@ -1,9 +1,10 @@
 /**
  * The Business CRM Trigger run by n8n-core's poll machinery (test/helpers/poll-harness.ts)
  * against the sandbox over real HTTP. Every case counts the requests a poll made against the
- * cost the README promises: a poll that finds nothing new costs 1 request (at most 2), k
- * customers appended cost ceil((k+1)/100) (at most 1 + ceil(k/100)), and a list that changed
- * otherwise costs that tail read plus a full read, ceil(N/100).
+ * cost the README promises. Pages of 100 overlap by one customer, so the trigger can tell that
+ * the list moved under a read: a poll that finds nothing new costs 1 request, k customers
+ * appended cost max(1, ceil(k/99)), and a list that changed otherwise costs that tail read plus a
+ * full read, max(1, ceil((N-1)/99)).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -57,10 +58,13 @@ function expectRequests(expected: Array<[number, number, number]>): void {
 	expect(byOffset(takeRequests())).toEqual(byOffset(expected));
 }
 
-/** Reads of the whole list: offsets 0, 100, … for n customers (one request when empty). */
+/**
+ * Reads of the whole list: pages of 100 overlapping by one, at offsets 0, 99, 198, … for n
+ * customers (one request when empty).
+ */
 function fullRead(n: number): Array<[number, number, number]> {
-	return Array.from({ length: Math.max(1, Math.ceil(n / 100)) }, (_, page) => [
-		page * 100,
+	return Array.from({ length: Math.max(1, Math.ceil((n - 1) / 99)) }, (_, page) => [
+		page * 99,
 		100,
 		200,
 	]);
@@ -126,22 +130,21 @@ describe('an append-ordered list', () => {
 		}
 	});
 
-	it('emits 1, 99, 100, 101 and 250 appended customers once each, in 1 + ceil(k/100) requests or fewer', async () => {
+	it('emits 1, 99, 100, 101 and 250 appended customers once each, in max(1, ceil(k/99)) requests', async () => {
 		const trigger = await activated();
 		let count = N;
 		for (const k of [1, 99, 100, 101, 250]) {
 			const added = sandbox.addCustomers(k);
 			expectEmitted(await trigger.poll(), added);
 			const requests = takeRequests();
-			// The tail from the last known customer on: k + 1 customers.
+			// The tail from the last known customer on: k + 1 customers, pages overlapping by one.
 			expect(requests).toEqual(
-				Array.from({ length: Math.ceil((k + 1) / 100) }, (_, page) => [
-					count - 1 + page * 100,
+				Array.from({ length: Math.max(1, Math.ceil(k / 99)) }, (_, page) => [
+					count - 1 + page * 99,
 					100,
 					200,
 				]),
 			);
-			expect(requests.length).toBeLessThanOrEqual(1 + Math.ceil(k / 100));
 			count += k;
 
 			expectEmitted(await trigger.poll(), []);
@@ -227,8 +230,8 @@ describe('nothing lost, nothing twice', () => {
 		// The page after the failing one was asked for at the same time; its reply is dropped.
 		expectRequests([
 			[N - 1, 100, 200],
-			[N + 99, 100, 500],
-			[N + 199, 100, 200],
+			[N + 98, 100, 500],
+			[N + 197, 100, 200],
 		]);
 		expect(trigger.nodeStaticData()).toEqual(before);
 
@@ -236,8 +239,8 @@ describe('nothing lost, nothing twice', () => {
 		expectEmitted(await trigger.poll(), added);
 		expectRequests([
 			[N - 1, 100, 200],
-			[N + 99, 100, 200],
-			[N + 199, 100, 200],
+			[N + 98, 100, 200],
+			[N + 197, 100, 200],
 		]);
 		expectEmitted(await trigger.poll(), []);
 	});
@@ -270,9 +273,9 @@ describe('nothing lost, nothing twice', () => {
 		expectEmitted(await trigger.poll(), first);
 		expectRequests([
 			[N - 1, 100, 200],
-			[N + 99, 100, 429],
-			[N + 99, 100, 429],
-			[N + 99, 100, 200],
+			[N + 98, 100, 429],
+			[N + 98, 100, 429],
+			[N + 98, 100, 200],
 		]);
 
 		const before = trigger.nodeStaticData();
@@ -436,10 +439,15 @@ describe('Options › Business, as older JSON and numeric ids give it', () => {
 				added.filter((c) => c.businessId === id),
 			);
 		}
-		const numeric = await activated({ options: { businessId: 7 } });
-		const [seven] = sandbox.addCustomers(1, { businessId: 7 as unknown as string });
-		sandbox.addCustomers(2);
-		expectEmitted(await numeric.poll(), [seven]);
+		sandbox.businesses.push({ ...sandbox.businesses[0], id: '7' });
+		try {
+			const numeric = await activated({ options: { businessId: 7 } });
+			const [seven] = sandbox.addCustomers(1, { businessId: 7 as unknown as string });
+			sandbox.addCustomers(2, { businessId: sandbox.businesses[0].id });
+			expectEmitted(await numeric.poll(), [seven]);
+		} finally {
+			sandbox.businesses.pop();
+		}
 	});
 
 	it('says how to fix an empty option and customers without businessId', async () => {
@@ -669,7 +677,7 @@ describe('the remembered state', () => {
 		sandbox.seedCustomers(big);
 		const trigger = new TriggerHarness(credentialsFor(sandbox));
 		expectEmitted(await trigger.activate(), []);
-		expect(takeRequests()).toHaveLength(big / 100);
+		expect(takeRequests()).toHaveLength(Math.ceil((big - 1) / 99));
 
 		const bytes = Buffer.byteLength(JSON.stringify(trigger.nodeStaticData()));
 		expect(bytes).toBeGreaterThanOrEqual(big * FINGERPRINT_LENGTH);
@@ -682,7 +690,7 @@ describe('the remembered state', () => {
 		expectEmitted(await trigger.poll(), added);
 		expectRequests([
 			[big - 1, 100, 200],
-			[big + 99, 100, 200],
+			[big + 98, 100, 200],
 		]);
 	}, 180_000);
 });

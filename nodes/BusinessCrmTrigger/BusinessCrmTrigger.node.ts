@@ -8,6 +8,7 @@ import {
 import { searchBusinesses } from '../BusinessCrm/listSearch/searchBusinesses';
 import { businessIdLocator } from '../BusinessCrm/shared/descriptions';
 import { forgetCredentialSecrets } from '../BusinessCrm/shared/transport';
+import { businessOption } from './businessFilter';
 import { newCustomers } from './newCustomers';
 import { newestCustomer } from './newestCustomer';
 
@@ -47,6 +48,13 @@ export class BusinessCrmTrigger implements INodeType {
 		],
 		properties: [
 			{
+				displayName:
+					'Only customers added after the workflow is published start it; the customers already there do not. Fetch Test Event shows the newest existing customer, so you can map its fields.',
+				name: 'activationNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
 				displayName: 'Event',
 				name: 'event',
 				type: 'options',
@@ -72,7 +80,7 @@ export class BusinessCrmTrigger implements INodeType {
 						...businessIdLocator,
 						required: false,
 						description:
-							'Only customers of this business. Needs the customer records to carry businessId; if they do not, the poll stops with an error.',
+							'Only start for customers of this business. If the customer records do not say which business they belong to, the trigger shows an error instead of guessing.',
 					},
 				],
 			},
@@ -87,16 +95,17 @@ export class BusinessCrmTrigger implements INodeType {
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		forgetCredentialSecrets(this);
+		const businessId = await businessOption(this);
 		let customers;
 		if (this.getMode() === 'manual') {
-			customers = await newestCustomer(this);
+			customers = await newestCustomer(this, businessId);
 		} else {
 			const trigger = `${this.getWorkflow().id ?? ''}\n${this.getNode().id}`;
 			// The poll still reading will emit whatever this one would have found.
 			if (pollsInProgress.has(trigger)) return null;
 			pollsInProgress.add(trigger);
 			try {
-				customers = await newCustomers(this);
+				customers = await newCustomers(this, businessId);
 			} finally {
 				pollsInProgress.delete(trigger);
 			}

@@ -1,9 +1,15 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { checkBusiness } from '../BusinessCrm/shared/businessCheck';
 import { inputError } from '../BusinessCrm/shared/errors';
+import { DEFAULT_RETRY_POLICY } from '../BusinessCrm/shared/transport';
 import { trimmedText } from '../BusinessCrm/shared/validation';
 
-/** Options › Business: the business whose customers to emit, or undefined for all. */
-export function businessOption(ctx: IPollFunctions): string | undefined {
+/**
+ * Options › Business: the business whose customers to emit, or undefined for all. The API is
+ * asked once per activation (and per Fetch Test Event) whether the business exists: a mistyped
+ * ID would match no customer, and the trigger would never fire without saying why.
+ */
+export async function businessOption(ctx: IPollFunctions): Promise<string | undefined> {
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 	if (!('businessId' in options)) return undefined;
 	// A resource locator value ({mode, value}) or, from older JSON, the bare id.
@@ -18,6 +24,7 @@ export function businessOption(ctx: IPollFunctions): string | undefined {
 			'Pick a business under Options › Business, enter its ID, or remove the option to be told about the customers of every business.',
 		);
 	}
+	await checkBusiness(ctx, id, 'Options › Business', DEFAULT_RETRY_POLICY);
 	return id;
 }
 

@@ -1,105 +1,111 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { businessOption, onlyOfBusiness } from './businessFilter';
-import { customerIds, customerList, readCustomersFrom, type CustomerList } from './customerList';
-import {
-	fingerprint,
-	knownSet,
-	loadState,
-	saveState,
-	sourceOf,
-	type SeenCustomers,
-} from './seenCustomers';
+import { transportError } from '../BusinessCrm/shared/errors';
+import { onlyOfBusiness } from './businessFilter';
+import { readCustomers, type ListRead } from './customerList';
+import { fingerprint, knownSet, loadState, saveState, type SeenCustomers } from './seenCustomers';
 
-interface Found {
-	added: IDataObject[];
-	/** Undefined when nothing changed, so nothing is written. */
-	state?: SeenCustomers;
+/**
+ * Reads of the whole list at the first poll before it gives up: each must be consistent, or a
+ * customer skipped by it would later be taken for a new one.
+ */
+const FIRST_READS = 3;
+
+/** The customers of a read whose id is not in `known`, adding them to it. */
+function unknownOf(read: ListRead, known: Set<string>): { added: IDataObject[]; prints: string } {
+	const added: IDataObject[] = [];
+	let prints = '';
+	read.ids.forEach((id, index) => {
+		const print = fingerprint(id);
+		if (known.has(print)) return;
+		known.add(print);
+		prints += print;
+		added.push(read.customers[index]);
+	});
+	return { added, prints };
 }
 
 /**
- * The list read as appended to: from the last known customer on. One request when nothing is
- * new, ceil((k + 1) / 100) for k new customers. Undefined when the last known customer is no
- * longer at its offset (inserted, deleted, reordered, shrunk): then only a full read can tell.
+ * The first poll (and the first after the credential points at another API or organization)
+ * records the list and emits nothing. A read during which the list moved may have skipped a
+ * customer that was there all along; emitted later, it would be an old customer taken for new.
  */
-async function readAppended(
+async function firstRead(
 	ctx: IPollFunctions,
-	list: CustomerList,
-	state: SeenCustomers,
-): Promise<Found | undefined> {
-	const from = Math.max(0, state.count - 1);
-	const tail = await readCustomersFrom(ctx, list, from);
-	const ids = await customerIds(ctx, tail);
-	if (state.count > 0 && ids[0] !== state.lastId) return undefined;
-	const start = state.count > 0 ? 1 : 0;
-	if (ids.length <= start) return { added: [] };
-
-	const known = knownSet(state);
-	const added: IDataObject[] = [];
-	let knownText = state.known;
-	for (let index = start; index < tail.length; index++) {
-		const print = fingerprint(ids[index]);
-		// Only appended customers get here, so this is a safeguard against emitting one twice.
-		if (known.has(print)) continue;
-		known.add(print);
-		knownText += print;
-		added.push(tail[index]);
-	}
-	return {
-		added,
-		state: { ...state, count: from + tail.length, lastId: ids[ids.length - 1], known: knownText },
-	};
-}
-
-/** The whole list, diffed against every id seen: ceil(N/100) requests. */
-async function readAll(
-	ctx: IPollFunctions,
-	list: CustomerList,
-	state: SeenCustomers,
-): Promise<Required<Found>> {
-	const all = await readCustomersFrom(ctx, list, 0);
-	const ids = await customerIds(ctx, all);
-	const known = knownSet(state);
-	const added: IDataObject[] = [];
-	const prints: string[] = [];
-	for (let index = 0; index < all.length; index++) {
-		const print = fingerprint(ids[index]);
-		prints.push(print);
-		if (!known.has(print)) {
-			known.add(print);
-			added.push(all[index]);
+	source: string,
+): Promise<{ state: SeenCustomers; customers: IDataObject[] }> {
+	const known = new Set<string>();
+	let prints = '';
+	for (let attempt = 1; ; attempt++) {
+		const read = await readCustomers(ctx, 0);
+		prints += unknownOf(read, known).prints;
+		if (read.consistent) {
+			const state = { source, count: read.end, lastId: read.ids.at(-1), known: prints };
+			return { state, customers: read.customers };
+		}
+		if (attempt === FIRST_READS) {
+			throw transportError(
+				ctx,
+				`Read customers failed: the list changed while it was read, ${FIRST_READS} times in a row`,
+				'Customers were deleted or inserted between the pages of every read, so the trigger cannot tell which customers were there before it started. Nothing was remembered; the next poll tries again.',
+				[],
+			);
 		}
 	}
-	// Customers no longer listed are forgotten, so the state follows the list's size.
-	return {
-		added,
-		state: { ...state, count: all.length, lastId: ids[ids.length - 1], known: prints.join('') },
-	};
 }
 
 /**
- * The customers added since the last poll, in list order, each once. The first poll (and the
- * first after the credential points at another API or organization) only records the list.
- * Nothing is stored until every read succeeded, so a failed poll changes nothing and the next
- * one finds everything since the last successful poll.
+ * The poll: read, compare with what is remembered, decide what to remember. Emits the customers
+ * added since the last poll, in list order, each once.
+ *
+ * - The list read from the last known customer on (the tail): when that customer is still at its
+ *   offset, what follows it is new. If the pages did not join up (a customer deleted or inserted
+ *   before a page during the read), one may have been skipped: the new ones seen are emitted and
+ *   remembered, but the count and last id are not moved on, so the next poll reads that tail again.
+ * - Otherwise the whole list. A consistent read replaces what is remembered, so deleted customers
+ *   are forgotten; one that is not forgets nothing and leaves the next poll to read it all again.
+ *
+ * Nothing is stored until every read succeeded, so a failed poll changes nothing.
  */
-export async function newCustomers(ctx: IPollFunctions): Promise<IDataObject[]> {
-	const list = await customerList(ctx);
-	const businessId = businessOption(ctx);
-	const staticData = ctx.getWorkflowStaticData('node');
-	const source = sourceOf(list.baseUrl, list.organizationId);
-	const state = loadState(staticData, source);
-
+export async function newCustomers(
+	ctx: IPollFunctions,
+	businessId: string | undefined,
+): Promise<IDataObject[]> {
+	const { source, state } = await loadState(ctx);
 	if (state === undefined) {
-		const found = await readAll(ctx, list, { source, count: 0, known: '' });
+		const first = await firstRead(ctx, source);
 		// Checked now, so a list the Business option cannot filter fails the activation itself.
-		if (businessId !== undefined) onlyOfBusiness(ctx, found.added, businessId);
-		saveState(staticData, found.state);
+		if (businessId !== undefined) onlyOfBusiness(ctx, first.customers, businessId);
+		saveState(ctx, first.state);
 		return [];
 	}
 
-	const found = (await readAppended(ctx, list, state)) ?? (await readAll(ctx, list, state));
-	const emitted =
-		businessId === undefined ? found.added : onlyOfBusiness(ctx, found.added, businessId);
-	if (found.state) saveState(staticData, found.state);
+	const known = knownSet(state);
+	let next: SeenCustomers;
+	let added: IDataObject[];
+	const tail =
+		state.count > 0 && state.lastId !== undefined
+			? await readCustomers(ctx, state.count - 1, state.lastId)
+			: undefined;
+	if (tail?.anchored) {
+		const found = unknownOf(tail, known);
+		added = found.added;
+		next = tail.consistent
+			? { source, count: tail.end, lastId: tail.ids.at(-1), known: state.known + found.prints }
+			: { ...state, source, known: state.known + found.prints };
+	} else {
+		const all = await readCustomers(ctx, 0);
+		const found = unknownOf(all, known);
+		added = found.added;
+		next = all.consistent
+			? {
+					source,
+					count: all.end,
+					lastId: all.ids.at(-1),
+					known: all.ids.map(fingerprint).join(''),
+				}
+			: { source, count: 0, known: state.known + found.prints };
+	}
+	const emitted = businessId === undefined ? added : onlyOfBusiness(ctx, added, businessId);
+	if (JSON.stringify(next) !== JSON.stringify(state)) saveState(ctx, next);
 	return emitted;
 }

@@ -1,5 +1,7 @@
 import { createHash } from 'crypto';
-import type { IDataObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IPollFunctions } from 'n8n-workflow';
+import { parseBaseUrl } from '../BusinessCrm/shared/baseUrl';
+import { CREDENTIAL_TYPE } from '../BusinessCrm/shared/credential';
 
 /**
  * What the trigger remembers between polls, in the workflow's static data (n8n saves it with the
@@ -8,7 +10,10 @@ import type { IDataObject } from 'n8n-workflow';
 export interface SeenCustomers {
 	/** Which list this is: a fingerprint of the credential's Base URL and Organization ID. */
 	source: string;
-	/** How many customers the list held, as far as the last poll read it. */
+	/**
+	 * How many customers the list held when a read last saw all of it. 0 (and no lastId) after a
+	 * read that cannot vouch for having seen every customer: the next poll reads the whole list.
+	 */
 	count: number;
 	/** The id of the customer at offset count - 1: if it is still there, the list was only appended to. */
 	lastId?: string;
@@ -31,9 +36,31 @@ export function fingerprint(text: string): string {
 	return createHash('sha256').update(text).digest().subarray(0, 8).toString('base64url');
 }
 
-/** The fingerprint that tells one API and organization from another. */
-export function sourceOf(baseUrl: string, organizationId: string): string {
-	return fingerprint(`${baseUrl}\n${organizationId}`);
+/**
+ * The address alone: scheme, lower-case host, port and path, without a `user:password@` part,
+ * so a new password (or a host typed in capitals) on the same API is the same list.
+ */
+function addressOf(baseUrl: string): string {
+	try {
+		const url = new URL(baseUrl);
+		return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+	} catch {
+		return baseUrl;
+	}
+}
+
+/** Which list the credential points at: its API's address and Organization ID. */
+function sourcesOf(credentials: ICredentialDataDecryptedObject): {
+	source: string;
+	legacy: string;
+} {
+	const baseUrl = parseBaseUrl(credentials.baseUrl).url ?? '';
+	const organizationId = String(credentials.organizationId ?? '').trim();
+	return {
+		source: fingerprint(`${addressOf(baseUrl)}\n${organizationId}`),
+		// What version 1 of this node stored before it left the user and password out.
+		legacy: fingerprint(`${baseUrl}\n${organizationId}`),
+	};
 }
 
 /** The fingerprints stored in `known`, to look ids up in. */
@@ -45,35 +72,45 @@ export function knownSet(state: SeenCustomers): Set<string> {
 	return set;
 }
 
+/** The remembered state of this trigger and the fingerprint of the list it is for. */
+export interface Remembered {
+	source: string;
+	/** Undefined when there is none to trust (see loadState). */
+	state?: SeenCustomers;
+}
+
 /**
- * The state for this list, or undefined when there is none to trust: never polled, saved by
- * another version of the node, or recorded for another API or organization (a switched
- * credential would otherwise make every customer of the new list look new).
+ * The state for the credential's list, or none to trust: never polled, saved by another version
+ * of its shape, or recorded for another API or organization (a switched credential would otherwise
+ * make every customer of the new list look new). State saved before the address was normalised
+ * is still this list's: it is taken over, and saved under the new fingerprint by the next write.
  */
-export function loadState(staticData: IDataObject, source: string): SeenCustomers | undefined {
-	const saved = staticData[STATE_KEY] as
+export async function loadState(ctx: IPollFunctions): Promise<Remembered> {
+	const { source, legacy } = sourcesOf(await ctx.getCredentials(CREDENTIAL_TYPE));
+	const saved = ctx.getWorkflowStaticData('node')[STATE_KEY] as
 		| (Partial<SeenCustomers> & { version?: unknown })
 		| undefined;
 	if (
 		!saved ||
 		saved.version !== STATE_VERSION ||
-		saved.source !== source ||
+		(saved.source !== source && saved.source !== legacy) ||
 		typeof saved.count !== 'number' ||
 		typeof saved.known !== 'string'
 	) {
-		return undefined;
+		return { source };
 	}
-	return {
+	const state: SeenCustomers = {
 		source,
 		count: saved.count,
 		lastId: typeof saved.lastId === 'string' ? saved.lastId : undefined,
 		known: saved.known,
 	};
+	return { source, state };
 }
 
 /** Replaces the state as a whole, so n8n sees the change and saves it. */
-export function saveState(staticData: IDataObject, state: SeenCustomers): void {
-	staticData[STATE_KEY] = {
+export function saveState(ctx: IPollFunctions, state: SeenCustomers): void {
+	ctx.getWorkflowStaticData('node')[STATE_KEY] = {
 		version: STATE_VERSION,
 		source: state.source,
 		count: state.count,

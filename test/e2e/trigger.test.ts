@@ -135,12 +135,12 @@ describe('Business CRM Trigger in a real n8n', () => {
 			await activateWorkflow(n8n!.url, session, workflowId);
 			await sleep(twoPollsMs);
 			expect(await executions()).toEqual([]);
-			// The activation's poll read the whole list (120 customers, two pages); each poll since
-			// then only the tail from the last known customer on.
+			// The activation's poll read the whole list (120 customers, two pages overlapping by
+			// one); each poll since then only the tail from the last known customer on.
 			const requests = takeListRequests();
 			expect(requests.slice(0, 2)).toEqual([
 				[0, 200],
-				[100, 200],
+				[99, 200],
 			]);
 			expect(requests.length).toBeGreaterThanOrEqual(4);
 			expect(requests.slice(2).every(([offset, status]) => offset === 119 && status === 200)).toBe(

@@ -5,6 +5,7 @@ import type {
 	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
+import { checkBusiness } from '../../shared/businessCheck';
 import { businessIdLocator, returnAllAndLimit } from '../../shared/descriptions';
 import { runOperation } from '../../shared/operation';
 import { MAX_PAGE_SIZE, readList, type ListRead } from '../../shared/pagination';
@@ -68,7 +69,10 @@ export const customerGetManyOperation: INodePropertyOptions = {
 					itemIndex: this.getItemIndex(),
 				};
 				const business = businessFilter(this);
-				if (business !== undefined) return await readFiltered(read, this, business);
+				if (business !== undefined) {
+					await checkBusiness(this, business, 'Filters › Business', read.policy, read.itemIndex);
+					return await readFiltered(read, this, business);
+				}
 				return await readList(this, read);
 			}),
 		},

@@ -1,0 +1,81 @@
+import { NodeApiError } from 'n8n-workflow';
+import type { IExecuteSingleFunctions, IPollFunctions } from 'n8n-workflow';
+import { inputError } from './errors';
+import { apiRequest, type RetryPolicy } from './transport';
+
+type Context = IExecuteSingleFunctions | IPollFunctions;
+
+/**
+ * Per run (the execute data every item of one node run shares, as the request gate uses) or per
+ * activation (the poll context n8n keeps for every poll of one activation): the businesses
+ * checked, so a run of 1,000 items, or a trigger polling every minute, asks once.
+ */
+const checked = new WeakMap<object, Map<string, Promise<void>>>();
+
+function runOf(ctx: Context): object {
+	return 'getExecuteData' in ctx ? ctx.getExecuteData() : ctx;
+}
+
+async function ask(
+	ctx: Context,
+	id: string,
+	where: string,
+	policy: RetryPolicy,
+	itemIndex?: number,
+) {
+	const unknown = await apiRequest(ctx, {
+		what: 'Check the business',
+		// Encoded, so no ID can point the request at another path.
+		options: { method: 'GET', url: `/api/business/${encodeURIComponent(id)}` },
+		policy,
+		itemIndex,
+	}).then(
+		() => false,
+		(error: unknown) => {
+			if (error instanceof NodeApiError && error.httpCode === '404') return true;
+			throw error;
+		},
+	);
+	if (unknown) {
+		// Without this check, a mistyped ID matches no customer and the node reports success.
+		throw inputError(
+			ctx,
+			`No business ${id} in this organization`,
+			`${where} names a business the API does not know. Pick the business from the list (From List) instead of typing its ID, or copy the ID again; if the ID is right, check that the credential's Organization ID is the organization the business belongs to.`,
+			itemIndex,
+		);
+	}
+}
+
+/**
+ * Fails with an error naming the ID when the organization has no such business; at most one
+ * request per business per run or activation. In a run the answer is kept whatever it was (every
+ * item then reports the same error, as the customer index does). An activation keeps a 404 too,
+ * but forgets any other failure (a timeout, a 5xx past the retries), so the next poll asks again.
+ */
+export async function checkBusiness(
+	ctx: Context,
+	id: string,
+	where: string,
+	policy: RetryPolicy,
+	itemIndex?: number,
+): Promise<void> {
+	const run = runOf(ctx);
+	let businesses = checked.get(run);
+	if (!businesses) {
+		businesses = new Map();
+		checked.set(run, businesses);
+	}
+	let check = businesses.get(id);
+	if (!check) {
+		check = ask(ctx, id, where, policy, itemIndex);
+		businesses.set(id, check);
+		if (run === ctx) {
+			const known = businesses;
+			check.catch((error: unknown) => {
+				if (error instanceof NodeApiError) known.delete(id);
+			});
+		}
+	}
+	await check;
+}
