@@ -297,10 +297,11 @@ function withSkipExisting(create: OperationHandler): OperationHandler {
 			return [marked(this, (await create.call(this, request))[0], 'createdNoMatchValue', matchOn)];
 		}
 		const business = String(body.businessId);
-		const list = await customerIndex(this, request);
 		const run = runCustomers(this);
-		// One key at a time: a second row with this key waits for the first row's Create.
+		// One key at a time: a second row with this key waits for the first row's Create. Taken
+		// before anything is awaited, so rows with one key take their turns in input order.
 		return await run.oneAtATime(matchOn, key, async () => {
+			const list = await customerIndex(this, request);
 			const candidates = [...list.find(matchOn, key), ...run.created.find(matchOn, key)];
 			const match = candidates.find((c) => !inBusiness || run.businessOf(c) === business);
 			if (match) return [marked(this, match, 'alreadyExists', matchOn)];
