@@ -118,11 +118,16 @@ async function rerun(runNode: RunNode, runs: number): Promise<Figure & { creates
 							firstName: '={{ $json.firstName }}',
 							lastName: '={{ $json.lastName }}',
 							additionalFields: { email: '={{ $json.email }}' },
-							options: { skipExisting: 'email' },
+							skipExisting: true,
+							matchOn: 'email',
+							// The rows are customers of every business: any business is a match.
+							matchWithin: 'all',
 						},
 						items: rows,
 					});
-					skipped = result.items.filter((item) => item.json.skipped === true).length;
+					skipped = result.items.filter(
+						(item) => (item.json._skipExisting as { skipped?: boolean }).skipped === true,
+					).length;
 					return result;
 				}),
 			);

@@ -8,6 +8,7 @@ import {
 	nameKey,
 	phoneKey,
 	recordKey,
+	RunCustomers,
 } from '../nodes/BusinessCrm/shared/customerIndex';
 
 describe('the same customer, to Find and Skip Existing', () => {
@@ -46,7 +47,8 @@ describe('the same customer, to Find and Skip Existing', () => {
 
 	it('a customer without an email, phone or name is found by none of them', () => {
 		const index = new CustomerIndex([{ id: 'cust_1' }, { id: 'cust_2', email: '  ' }]);
-		for (const kind of ['email', 'phone', 'name'] as const) expect(index.find(kind, '')).toEqual([]);
+		for (const kind of ['email', 'phone', 'name'] as const)
+			expect(index.find(kind, '')).toEqual([]);
 	});
 });
 
@@ -90,7 +92,7 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('rows with one key create one at a time; rows with different keys do not wait', () => {
 	it('a row with another key starts while the first is still creating', async () => {
-		const index = new CustomerIndex([]);
+		const index = new RunCustomers();
 		const { log, task } = gate();
 		const a = task('a');
 		const b = task('b');
@@ -104,7 +106,7 @@ describe('rows with one key create one at a time; rows with different keys do no
 	});
 
 	it('a third row with the key waits for the second, even after the first has ended', async () => {
-		const index = new CustomerIndex([]);
+		const index = new RunCustomers();
 		const { log, task } = gate();
 		const [a, b, c] = [task('a'), task('b'), task('c')];
 		const first = index.oneAtATime('email', 'x@example.com', a.run);
@@ -127,11 +129,47 @@ describe('rows with one key create one at a time; rows with different keys do no
 	});
 
 	it('a row whose Create failed does not stop the next row with the key', async () => {
-		const index = new CustomerIndex([]);
+		const index = new RunCustomers();
 		const failed = index.oneAtATime('phone', '1555', async () => {
 			throw new Error('refused');
 		});
 		await expect(failed).rejects.toThrow('refused');
 		await expect(index.oneAtATime('phone', '1555', async () => 'next')).resolves.toBe('next');
+	});
+});
+
+describe('what a run of Skip Existing remembers', () => {
+	it('a customer it created is in the business it was sent to, whatever the reply says', () => {
+		const run = new RunCustomers();
+		const created = { id: 'cust_1', email: 'a@example.com', businessId: 'biz_other' };
+		run.addCreated(created, 'email', 'a@example.com', 'biz_sent');
+		expect(run.businessOf(created)).toBe('biz_sent');
+		expect(run.created.find('email', 'a@example.com')).toEqual([created]);
+	});
+
+	it("a listed customer is in its record's business, trimmed; without one, in none", () => {
+		const run = new RunCustomers();
+		expect(run.businessOf({ businessId: ' biz_1 ' })).toBe('biz_1');
+		expect(run.businessOf({ businessId: 42 })).toBe('42');
+		expect(run.businessOf({})).toBe('');
+		expect(run.businessOf({ businessId: { id: 'biz_1' } })).toBe('');
+	});
+
+	it('a Create that may have happened blocks its key in its business, or in any when asked', () => {
+		const run = new RunCustomers();
+		expect(run.uncertainCreate('email', 'a@example.com')).toBeUndefined();
+		run.addUncertain('email', 'a@example.com', { itemIndex: 3, businessId: 'biz_1' });
+		run.addUncertain('email', 'a@example.com', { itemIndex: 5, businessId: 'biz_2' });
+		expect(run.uncertainCreate('email', 'a@example.com', 'biz_2')).toEqual({
+			itemIndex: 5,
+			businessId: 'biz_2',
+		});
+		expect(run.uncertainCreate('email', 'a@example.com')).toEqual({
+			itemIndex: 3,
+			businessId: 'biz_1',
+		});
+		expect(run.uncertainCreate('email', 'a@example.com', 'biz_3')).toBeUndefined();
+		expect(run.uncertainCreate('phone', 'a@example.com')).toBeUndefined();
+		expect(run.uncertainCreate('email', 'b@example.com')).toBeUndefined();
 	});
 });

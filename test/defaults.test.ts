@@ -66,6 +66,10 @@ const ACTION_DEFAULTS = [
 	['additionalFields [customer/create] › customFields › value', ''],
 	['additionalFields [customer/create] › email', ''],
 	['additionalFields [customer/create] › phone', ''],
+	['skipExisting [customer/create]', false],
+	['matchOn [customer/create]', 'email'],
+	['matchWithin [customer/create]', 'business'],
+	['noMatchValue [customer/create]', 'skip'],
 	['findBy [customer/find]', 'email'],
 	['email [customer/find]', ''],
 	['phone [customer/find]', ''],
@@ -78,8 +82,8 @@ const ACTION_DEFAULTS = [
 	['options', {}],
 	['options › maxRetries', 5],
 	['options › maxRetryWait', 120],
-	['options › skipExisting [customer/create]', 'email'],
-	['options › pagesInParallel [business,customer/getAll]', 10],
+	['options › pagesInParallel [business,customer/getAll,find]', 10],
+	['options › pagesInParallel [customer/create]', 10],
 ];
 
 const TRIGGER_DEFAULTS = [

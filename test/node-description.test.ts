@@ -69,6 +69,10 @@ describe('node description', () => {
 			'firstName',
 			'lastName',
 			'additionalFields',
+			'skipExisting',
+			'matchOn',
+			'matchWithin',
+			'noMatchValue',
 			'findBy',
 			'email',
 			'phone',
@@ -229,25 +233,13 @@ describe('node description', () => {
 		expect(Object.fromEntries(options.map((o) => [o.name, o.default]))).toEqual({
 			maxRetries: DEFAULT_RETRY_POLICY.maxRetries,
 			maxRetryWait: DEFAULT_RETRY_POLICY.maxWaitMs / 1000,
-			skipExisting: 'email',
 			pagesInParallel: DEFAULT_PAGES_IN_PARALLEL,
 		});
-		const skip = options.find((o) => o.name === 'skipExisting') as INodeProperties;
-		expect(skip).toMatchObject({
-			displayName: 'Skip Existing',
-			type: 'options',
-			displayOptions: { show: { '/resource': ['customer'], '/operation': ['create'] } },
-		});
-		expect(skip.options?.map((o) => (o as { value: string }).value)).toEqual([
-			'email',
-			'phone',
-			'name',
-		]);
 	});
 
-	it('shows Pages Read at Once only for the Get Many operations', () => {
-		const kept = (resource: string, operation: string) => {
-			const parameters = { resource, operation, options: { pagesInParallel: 3 } };
+	it('shows Pages Read at Once for every list read: Get Many, Find, and Create only with Skip if the Customer Already Exists', () => {
+		const kept = (resource: string, operation: string, extra: object = {}) => {
+			const parameters = { resource, operation, ...extra, options: { pagesInParallel: 3 } };
 			const resolved = NodeHelpers.getNodeParameters(
 				description.properties,
 				parameters,
@@ -260,8 +252,54 @@ describe('node description', () => {
 		};
 		expect(kept('customer', 'getAll')).toBe(3);
 		expect(kept('business', 'getAll')).toBe(3);
+		expect(kept('customer', 'find')).toBe(3);
+		expect(kept('customer', 'create', { skipExisting: true })).toBe(3);
 		expect(kept('customer', 'create')).toBeUndefined();
+		expect(kept('customer', 'create', { skipExisting: false })).toBeUndefined();
 		expect(kept('business', 'get')).toBeUndefined();
+	});
+
+	it("shows Skip if the Customer Already Exists as Create's own switch, its settings only when it is on", () => {
+		const create = description.properties.filter((p) =>
+			p.displayOptions?.show?.operation?.includes('create'),
+		);
+		const names = create.map((p) => p.name);
+		expect(names.slice(names.indexOf('skipExisting'))).toEqual([
+			'skipExisting',
+			'matchOn',
+			'matchWithin',
+			'noMatchValue',
+		]);
+		const shown = (parameters: object) => {
+			const all = { resource: 'customer', operation: 'create', ...parameters };
+			const resolved = NodeHelpers.getNodeParameters(
+				description.properties,
+				all,
+				true,
+				false,
+				node(all),
+				description,
+			);
+			return ['skipExisting', 'matchOn', 'matchWithin', 'noMatchValue'].filter(
+				(name) => resolved?.[name] !== undefined,
+			);
+		};
+		expect(shown({})).toEqual(['skipExisting']);
+		expect(shown({ skipExisting: true })).toEqual([
+			'skipExisting',
+			'matchOn',
+			'matchWithin',
+			'noMatchValue',
+		]);
+		expect(shown({ skipExisting: true, matchOn: 'name' })).toEqual([
+			'skipExisting',
+			'matchOn',
+			'matchWithin',
+		]);
+		expect(property('skipExisting', 'create')).toMatchObject({ type: 'boolean', default: false });
+		expect(property('matchOn', 'create')).toMatchObject({ default: 'email' });
+		expect(property('matchWithin', 'create')).toMatchObject({ default: 'business' });
+		expect(property('noMatchValue', 'create')).toMatchObject({ default: 'skip' });
 	});
 });
 

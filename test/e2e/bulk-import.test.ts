@@ -63,7 +63,7 @@ function importWorkflowJson(
 					firstName: '={{ $json.firstName }}',
 					lastName: '={{ $json.lastName }}',
 					additionalFields: { email: '={{ $json.email }}' },
-					options: skipExisting ? { skipExisting: 'email' } : {},
+					...(skipExisting ? { skipExisting: true, matchOn: 'email' } : {}),
 				},
 				credentials: { businessCrmApi: { id: credential.id, name: credential.name } },
 			},
@@ -167,7 +167,9 @@ describe('a bulk import stopped part-way and retried in a real n8n', () => {
 		expect(retried.status).toBe('success');
 		const output = retried.data.resultData.runData.Import[0].data?.main?.[0] ?? [];
 		expect(output).toHaveLength(ROWS);
-		expect(output.filter((item) => item.json.skipped === true)).toHaveLength(STOPS_AFTER);
+		expect(
+			output.filter((item) => (item.json._skipExisting as { skipped?: boolean }).skipped === true),
+		).toHaveLength(STOPS_AFTER);
 
 		const emails = sandbox.customers.map((customer) => customer.email);
 		expect(emails).toHaveLength(ROWS);

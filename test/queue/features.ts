@@ -21,16 +21,15 @@ function shownFor(property: Property, key: string, value: string): boolean {
 }
 
 /**
- * The values of Customer › Create › Options › Skip Existing (`options.skipExisting`), or
- * undefined when the node has no such option.
+ * The Match On values of Customer › Create › Skip if the Customer Already Exists (`matchOn`), or
+ * undefined when the node has no such parameter.
  */
 export function skipExistingValues(properties: unknown[]): string[] | undefined {
 	for (const property of properties as Property[]) {
-		if (property.name !== 'options' || property.type !== 'collection') continue;
+		if (property.name !== 'matchOn') continue;
 		if (!shownFor(property, 'resource', 'customer') || !shownFor(property, 'operation', 'create'))
 			continue;
-		const option = property.options?.find((candidate) => candidate.name === 'skipExisting');
-		if (option !== undefined) return (option.options ?? []).map((choice) => String(choice.value));
+		return (property.options ?? []).map((choice) => String(choice.value));
 	}
 	return undefined;
 }

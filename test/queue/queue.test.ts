@@ -474,7 +474,7 @@ describe('Business CRM on n8n 2.8.4 in queue mode (main + 2 workers, Redis, Post
 		const path = 'queue-import-skip-existing';
 		await publishWorkflow(
 			cluster,
-			importWorkflow(path, credential, businessId, { skipExisting: 'email' }),
+			importWorkflow(path, credential, businessId, { skipExisting: true, matchOn: 'email' }),
 		);
 		const rows = importRows('skip');
 		const killed = await killedImport(path, rows);

@@ -117,13 +117,13 @@ export function returnAllWorkflow(path: string, credential: CredentialRef): Work
 /**
  * Scenario 4: a bulk import. The caller posts `{rows: [...]}`; the workflow answers at once
  * (with its execution id), splits the rows into items and adds one customer per row.
- * `createOptions` go into the Create node's Options (e.g. `{skipExisting: 'email'}`).
+ * `createParameters` are added to the Create node's parameters (e.g. `{skipExisting: true, matchOn: 'email'}`).
  */
 export function importWorkflow(
 	path: string,
 	credential: CredentialRef,
 	businessId: string,
-	createOptions: Record<string, unknown> = {},
+	createParameters: Record<string, unknown> = {},
 ): WorkflowJson {
 	return {
 		name: `Queue: import customers (${path})`,
@@ -154,7 +154,7 @@ export function importWorkflow(
 					firstName: '={{ $json.firstName }}',
 					lastName: '={{ $json.lastName }}',
 					additionalFields: { email: '={{ $json.email }}' },
-					options: createOptions,
+					...createParameters,
 				},
 				credentials: { businessCrmApi: credential },
 			},

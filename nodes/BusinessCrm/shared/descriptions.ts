@@ -59,6 +59,17 @@ export function returnAllAndLimit(resource: string): INodeProperties[] {
 	];
 }
 
+/** Options › Pages Read at Once, for every read of a whole list (see its two entries below). */
+const pagesReadAtOnce: INodeProperties = {
+	displayName: 'Pages Read at Once',
+	name: 'pagesInParallel',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_PAGES_IN_PARALLEL },
+	default: DEFAULT_PAGES_IN_PARALLEL,
+	description:
+		'How many pages of the list are asked for at the same time once the first page gives the total. 1 reads page after page. Lower it if the API rate-limits you.',
+};
+
 /** Rate-limit handling a user can tune; shown for every operation. Defaults as DEFAULT_RETRY_POLICY. */
 export const retryOptions: INodeProperties = {
 	displayName: 'Options',
@@ -86,32 +97,17 @@ export const retryOptions: INodeProperties = {
 				'The longest time one request may spend waiting for the rate limit, over all its retries. If the API asks for a longer wait, the node stops with an error that says so.',
 		},
 		{
-			displayName: 'Skip Existing',
-			name: 'skipExisting',
-			type: 'options',
-			default: 'email',
-			displayOptions: { show: { '/resource': ['customer'], '/operation': ['create'] } },
-			description:
-				'Create nothing when a customer with the same key exists or was created earlier in this run; output the existing one instead, as {skipped: true, matchedOn, customer}. Rows whose key is empty are created as usual. Costs one read of the customer list per run.',
-			options: [
-				{ name: 'Email', value: 'email', description: 'Trimmed, compared without regard to case' },
-				{ name: 'Phone', value: 'phone', description: 'Compared by its digits alone' },
-				{
-					name: 'First and Last Name',
-					value: 'name',
-					description: 'Both names, each trimmed and compared without regard to case',
-				},
-			],
+			...pagesReadAtOnce,
+			displayOptions: {
+				show: { '/resource': ['business', 'customer'], '/operation': ['getAll', 'find'] },
+			},
 		},
+		// The same option for Create's lookup, shown only when Skip if the Customer Already Exists is on.
 		{
-			displayName: 'Pages Read at Once',
-			name: 'pagesInParallel',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_PAGES_IN_PARALLEL },
-			displayOptions: { show: { '/resource': ['business', 'customer'], '/operation': ['getAll'] } },
-			default: DEFAULT_PAGES_IN_PARALLEL,
-			description:
-				'How many pages of the list are asked for at the same time once the first page gives the total. 1 reads page after page. Lower it if the API rate-limits you.',
+			...pagesReadAtOnce,
+			displayOptions: {
+				show: { '/resource': ['customer'], '/operation': ['create'], '/skipExisting': [true] },
+			},
 		},
 	],
 };

@@ -1,10 +1,17 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteSingleFunctions,
 	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
-import { customerIndex, recordKey, type MatchKey } from '../../shared/customerIndex';
+import {
+	customerIndex,
+	MATCH_KEY_NAMES,
+	recordKey,
+	runCustomers,
+	type MatchKey,
+} from '../../shared/customerIndex';
 import { businessIdLocator } from '../../shared/descriptions';
 import { inputError } from '../../shared/errors';
 import { runOperation, type OperationHandler } from '../../shared/operation';
@@ -101,6 +108,14 @@ function customerBody(ctx: IExecuteSingleFunctions): IDataObject {
 				ctx.getItemIndex(),
 			);
 		}
+		if (name === SKIP_MARK) {
+			throw inputError(
+				ctx,
+				`Custom field "${name}" cannot be set`,
+				`Skip if the Customer Already Exists marks each row's outcome in ${SKIP_MARK}. Give the custom field another name.`,
+				ctx.getItemIndex(),
+			);
+		}
 		if (UNSAFE_NAMES.has(name) || hasControlCharacter(name)) {
 			throw inputError(
 				ctx,
@@ -151,39 +166,173 @@ function createdWithoutBody(body: IDataObject, location: unknown): IDataObject {
 	return record;
 }
 
-/** Options › Skip Existing: what to match on, or undefined to create as usual. */
-function skipExistingKey(ctx: IExecuteSingleFunctions): MatchKey | undefined {
-	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	const raw = options.skipExisting;
-	if (raw === undefined || raw === null || raw === '') return undefined;
-	if (raw === 'email' || raw === 'phone' || raw === 'name') return raw;
+/** Where Skip Existing marks each row's outcome; the node refuses a custom field of that name. */
+export const SKIP_MARK = '_skipExisting';
+
+/** What Skip Existing did with a row, as `_skipExisting.outcome` says it. */
+export type SkipOutcome =
+	| 'created'
+	| 'alreadyExists'
+	| 'skippedNoMatchValue'
+	| 'createdNoMatchValue';
+
+/** What a Create that failed after it may have reached the API says (and what Skip Existing looks for). */
+const MAYBE_CREATED =
+	'The customer may or may not have been created: check the customer list before running this item again, or it may be added twice.';
+
+interface SkipExisting {
+	matchOn: MatchKey;
+	/** Whether only customers of the row's business count as a match. */
+	inBusiness: boolean;
+	/** What to do with a row whose match value is empty. */
+	noMatchValue: 'skip' | 'create' | 'error';
+}
+
+/** A choice from a list, as typed or from an expression; refused, never guessed, when unknown. */
+function choice<T extends string>(
+	ctx: IExecuteSingleFunctions,
+	name: string,
+	label: string,
+	fallback: T,
+	allowed: readonly T[],
+): T {
+	const raw = ctx.getNodeParameter(name, fallback) as unknown;
+	if (allowed.includes(raw as T)) return raw as T;
 	throw inputError(
 		ctx,
-		`Skip Existing must be email, phone or name, not ${JSON.stringify(raw) ?? String(raw)}`,
-		'Pick Email, Phone or First and Last Name under Options › Skip Existing, or remove the option.',
+		`${label} must be ${allowed.slice(0, -1).join(', ')} or ${allowed[allowed.length - 1]}, not ${JSON.stringify(raw) ?? String(raw)}`,
+		`Pick one of the choices under ${label}, or make its expression give one of these values.`,
 		ctx.getItemIndex(),
 	);
 }
 
+/** Skip if the Customer Already Exists and its settings; undefined to create as usual. */
+function skipExistingSettings(ctx: IExecuteSingleFunctions): SkipExisting | undefined {
+	const on = ctx.getNodeParameter('skipExisting', false) as unknown;
+	if (on === false || on === 'false') return undefined;
+	if (on !== true && on !== 'true') {
+		throw inputError(
+			ctx,
+			`Skip if the Customer Already Exists must be true or false, not ${JSON.stringify(on) ?? String(on)}`,
+			'Turn the switch on or off, or make its expression give true or false.',
+			ctx.getItemIndex(),
+		);
+	}
+	const matchOn = choice<MatchKey>(ctx, 'matchOn', 'Match On', 'email', ['email', 'phone', 'name']);
+	const scope = choice(ctx, 'matchWithin', 'Match Within', 'business', ['business', 'all']);
+	const noMatchValue =
+		matchOn === 'name'
+			? 'error'
+			: choice(ctx, 'noMatchValue', 'Rows Without a Match Value', 'skip', [
+					'skip',
+					'create',
+					'error',
+				]);
+	return { matchOn, inBusiness: scope === 'business', noMatchValue };
+}
+
+/** The record flat, as without Skip Existing, with the row's outcome beside it. */
+function marked(
+	ctx: IExecuteSingleFunctions,
+	record: IDataObject,
+	outcome: SkipOutcome,
+	matchOn: MatchKey,
+): IDataObject {
+	if (Object.prototype.hasOwnProperty.call(record, SKIP_MARK)) {
+		const created = outcome === 'created' || outcome === 'createdNoMatchValue';
+		const who =
+			record.id === undefined || record.id === null
+				? 'The customer'
+				: `Customer ${String(record.id)}`;
+		throw inputError(
+			ctx,
+			`${who} has its own field "${SKIP_MARK}"`,
+			`The node marks each row's outcome in ${SKIP_MARK}, which would overwrite the customer's own value.${created ? ' The customer was created.' : ''} Rename the field in the CRM, or turn off Skip if the Customer Already Exists.`,
+			ctx.getItemIndex(),
+		);
+	}
+	const skipped = outcome === 'alreadyExists' || outcome === 'skippedNoMatchValue';
+	return { ...record, [SKIP_MARK]: { skipped, outcome, matchOn } };
+}
+
 /**
- * Options › Skip Existing around the Create. The output wraps the record so that the mark cannot
- * collide with the record's own fields (a customer may carry any field name, `skipped` included).
+ * Whether a failed Create proves that nothing was created: refused before sending (input, a
+ * refused connection, n8n's own checks), or answered 4xx (429 past the retries included). A 5xx,
+ * a timeout or a dropped connection after sending, a reply that cannot be read: the customer may
+ * exist, so the error is treated as "maybe created".
+ */
+function provesNothingCreated(error: unknown): boolean {
+	if (error instanceof NodeOperationError) return true;
+	if (!(error instanceof NodeApiError)) return false;
+	const status = Number(error.httpCode);
+	if (error.httpCode) return status >= 400 && status < 500;
+	return !(error.description ?? '').includes(MAYBE_CREATED);
+}
+
+/**
+ * Skip if the Customer Already Exists, around the Create. A later row whose key met a Create that
+ * may or may not have happened is not sent: a fresh list read could not prove the customer absent
+ * (the API may still be adding it), and sending could add it twice.
  */
 function withSkipExisting(create: OperationHandler): OperationHandler {
 	return async function (request) {
-		const kind = skipExistingKey(this);
-		if (kind === undefined) return await create.call(this, request);
-		const key = recordKey(customerBody(this), kind);
-		const index = await customerIndex(this, retryPolicy(this));
-		const created = async () => (await create.call(this, request))[0];
-		if (key === '') return [{ skipped: false, customer: await created() }];
-		// One key at a time: a second row with this key waits for the first row's Create.
-		return await index.oneAtATime(kind, key, async () => {
-			const [existing] = index.find(kind, key);
-			if (existing) return [{ skipped: true, matchedOn: kind, customer: existing }];
-			const customer = await created();
-			index.add(customer, { kind, key });
-			return [{ skipped: false, customer }];
+		const settings = skipExistingSettings(this);
+		if (settings === undefined) return await create.call(this, request);
+		const { matchOn, inBusiness, noMatchValue } = settings;
+		const body = customerBody(this);
+		const key = recordKey(body, matchOn);
+		const what = MATCH_KEY_NAMES[matchOn];
+		if (key === '') {
+			if (noMatchValue === 'skip') {
+				return [marked(this, { id: null, ...body }, 'skippedNoMatchValue', matchOn)];
+			}
+			if (noMatchValue === 'error') {
+				throw inputError(
+					this,
+					`${what} is empty, so the node cannot tell whether this customer already exists`,
+					`Give this row ${matchOn === 'email' ? 'an email' : 'a phone number'}, or choose under Rows Without a Match Value to skip such rows or to create them anyway (a re-run then creates them again).`,
+					this.getItemIndex(),
+				);
+			}
+			return [marked(this, (await create.call(this, request))[0], 'createdNoMatchValue', matchOn)];
+		}
+		const business = String(body.businessId);
+		const run = runCustomers(this);
+		// One key at a time: a second row with this key waits for the first row's Create. Taken
+		// before anything is awaited, so rows with one key take their turns in input order.
+		return await run.oneAtATime(matchOn, key, async () => {
+			const list = await customerIndex(this, request);
+			const candidates = [...list.find(matchOn, key), ...run.created.find(matchOn, key)];
+			const match = candidates.find((c) => !inBusiness || run.businessOf(c) === business);
+			if (match) return [marked(this, match, 'alreadyExists', matchOn)];
+			const unplaced = inBusiness && candidates.find((c) => run.businessOf(c) === '');
+			if (unplaced) {
+				throw inputError(
+					this,
+					`Customer ${String(unplaced.id)} has this ${what.toLowerCase()} but the list does not say which business it is in`,
+					`The node neither skips this row (the customer may belong to another business) nor creates it (it may be a customer of ${business} already). Check the customer in the CRM, or set Match Within to All Businesses to count a customer of any business as a match.`,
+					this.getItemIndex(),
+				);
+			}
+			const earlier = run.uncertainCreate(matchOn, key, inBusiness ? business : undefined);
+			if (earlier) {
+				throw inputError(
+					this,
+					`Create customer not sent: item ${earlier.itemIndex} of this run, with the same ${what.toLowerCase()}, may have created this customer`,
+					`That item's Create failed after it was sent (a timeout, a dropped connection or a server error), so the customer may or may not have been created. Sending this item too could add it twice. Check the customer list (Customer › Find) before running these items again.`,
+					this.getItemIndex(),
+				);
+			}
+			const attempt = create.call(this, request);
+			// Noted before the failure reaches this row's error, so the next row with the key sees it.
+			attempt.catch((error: unknown) => {
+				if (!provesNothingCreated(error)) {
+					run.addUncertain(matchOn, key, { itemIndex: this.getItemIndex(), businessId: business });
+				}
+			});
+			const [customer] = await attempt;
+			run.addCreated(customer, matchOn, key, business);
+			return [marked(this, customer, 'created', matchOn)];
 		});
 	};
 }
@@ -207,8 +356,7 @@ export const customerCreateOperation: INodePropertyOptions = {
 					options: { ...request, body },
 					policy: retryPolicy(this),
 					itemIndex: this.getItemIndex(),
-					uncertainOutcome:
-						'The customer may or may not have been created: check the customer list before running this item again, or it may be added twice.',
+					uncertainOutcome: MAYBE_CREATED,
 					hints: {
 						404: `The API did not find business "${String(body.businessId)}" (or the endpoint). Check the business ID, or pick the business from the list.`,
 					},
@@ -302,6 +450,87 @@ export const customerCreateDescription: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. +44 20 7946 0958',
 				description: "The customer's phone number",
+			},
+		],
+	},
+	{
+		displayName: 'Skip if the Customer Already Exists',
+		name: 'skipExisting',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to look the customer up first and, when it is already in the CRM, output the existing customer instead of adding it again, so that an import can safely run twice. Each item then carries _skipExisting.skipped: true when nothing was created. Costs one read of the whole customer list per run (one request per 100 customers, however many rows).',
+		displayOptions: { show: showOnlyForCreate },
+	},
+	{
+		displayName: 'Match On',
+		name: 'matchOn',
+		type: 'options',
+		default: 'email',
+		description: 'Which field tells that the customer is already in the CRM',
+		displayOptions: { show: { ...showOnlyForCreate, skipExisting: [true] } },
+		options: [
+			{
+				name: 'Email',
+				value: 'email',
+				description: 'Compared without the spaces around it and regardless of capitals',
+			},
+			{ name: 'Phone', value: 'phone', description: 'Compared by its digits alone' },
+			{
+				name: 'First and Last Name',
+				value: 'name',
+				description:
+					'Both names, compared without the spaces around them and regardless of capitals',
+			},
+		],
+	},
+	{
+		displayName: 'Match Within',
+		name: 'matchWithin',
+		type: 'options',
+		default: 'business',
+		description:
+			'Which customers count as the same. With This Business, a matching customer that the list shows without a business stops the row with an error, since the node cannot tell where it belongs.',
+		displayOptions: { show: { ...showOnlyForCreate, skipExisting: [true] } },
+		options: [
+			{
+				name: 'This Business',
+				value: 'business',
+				description: 'Only a customer of the business above is a match',
+			},
+			{
+				name: 'All Businesses',
+				value: 'all',
+				description: 'A customer of any business in the organization is a match',
+			},
+		],
+	},
+	{
+		displayName: 'Rows Without a Match Value',
+		name: 'noMatchValue',
+		type: 'options',
+		default: 'skip',
+		description:
+			'What to do with a row whose email or phone is empty, so that nothing tells whether the customer already exists',
+		displayOptions: {
+			show: { ...showOnlyForCreate, skipExisting: [true], matchOn: ['email', 'phone'] },
+		},
+		options: [
+			{
+				name: 'Skip the Row',
+				value: 'skip',
+				description:
+					'Create nothing and output the row with an empty ID, marked as skipped; a re-run never adds it twice',
+			},
+			{
+				name: 'Create the Customer Anyway',
+				value: 'create',
+				description: 'A re-run adds the customer again',
+			},
+			{
+				name: 'Stop With an Error',
+				value: 'error',
+				description: "Or send the row to the error output, as the node's On Error setting says",
 			},
 		],
 	},

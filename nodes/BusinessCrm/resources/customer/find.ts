@@ -9,7 +9,6 @@ import {
 } from '../../shared/customerIndex';
 import { inputError } from '../../shared/errors';
 import { runOperation } from '../../shared/operation';
-import { retryPolicy } from '../../shared/validation';
 
 const showOnlyForFind = { resource: ['customer'], operation: ['find'] };
 
@@ -56,10 +55,10 @@ export const customerFindOperation: INodePropertyOptions = {
 		request: { method: 'GET', url: '/api/public/v1/customers' },
 		send: { paginate: true },
 		operations: {
-			pagination: runOperation(async function () {
+			pagination: runOperation(async function (request) {
 				const kind = matchKind(this);
 				const key = searchKey(this, kind);
-				const index = await customerIndex(this, retryPolicy(this));
+				const index = await customerIndex(this, request);
 				return index.find(kind, key);
 			}),
 		},
