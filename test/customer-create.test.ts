@@ -57,6 +57,24 @@ describe('Customer › Create', () => {
 		expect(items[0].json.id).toMatch(/^cust_[a-z0-9]+$/);
 	});
 
+	it('Skip Existing on Phone: a number typed without its country code matches the stored one, and nothing is created', async () => {
+		sandbox.seedCustomers(3);
+		const known = sandbox.customers.find(
+			(customer) => customer.businessId === sandbox.businesses[0].id && customer.phone,
+		);
+		const digits = String(known?.phone).replace(/\D/g, '').slice(1);
+		const { items, error } = await create({
+			additionalFields: {
+				phone: `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`,
+			},
+			options: { skipExisting: 'phone' },
+		});
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		expect(requestsTo(sandbox, ADD)).toEqual([]);
+		expect(sandbox.customers).toHaveLength(3);
+	});
+
 	it('does not send empty optional fields, and trims the names', async () => {
 		await create({
 			firstName: '  Ada ',

@@ -67,6 +67,16 @@ describe('Customer › Find', () => {
 		expect(other.items).toEqual([]);
 	});
 
+	it('phone numbers with and without a country code match', async () => {
+		// The sandbox stores numbers as "+1 202 555 0236"; a user types them as they know them.
+		const target = sandbox.customers[36];
+		const digits = String(target.phone).replace(/\D/g, '');
+		const local = `(${digits.slice(1, 4)}) ${digits.slice(4, 7)}-${digits.slice(7)}`;
+		const { items, error } = await find({ findBy: 'phone', phone: local });
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json.id)).toEqual([target.id]);
+	});
+
 	it('gives every matching customer, in list order', async () => {
 		const [first, second] = [sandbox.customers[10], sandbox.customers[200]];
 		second.email = ` ${String(first.email).toUpperCase()} `;
