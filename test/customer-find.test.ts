@@ -94,6 +94,51 @@ describe('Customer › Find', () => {
 		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(3);
 	});
 
+	it('Find with no match outputs one {found: false} item per input item that found no one, when asked', async () => {
+		const known = sandbox.customers[42];
+		const { items, error } = await find(
+			{ findBy: 'email', email: '={{ $json.email }}', whenNothingMatches: 'notFoundItem' },
+			[{ email: 'nobody@example.com' }, { email: known.email }, { email: 'noone@example.com' }],
+		);
+		expect(error).toBeUndefined();
+		expect(items).toEqual([
+			{ json: { found: false }, pairedItem: { item: 0 } },
+			{ json: known, pairedItem: { item: 1 } },
+			{ json: { found: false }, pairedItem: { item: 2 } },
+		]);
+		// Still one read of the list for all items.
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(3);
+	});
+
+	it('Find with no match outputs nothing when asked to, as by default', async () => {
+		const { items, error } = await find({
+			findBy: 'email',
+			email: 'nobody@example.com',
+			whenNothingMatches: 'nothing',
+		});
+		expect(error).toBeUndefined();
+		expect(items).toEqual([]);
+	});
+
+	it('refuses a When Nothing Matches from an expression that is not one of its choices, on its item', async () => {
+		const { items, error } = await find(
+			{ findBy: 'email', email: 'a@example.com', whenNothingMatches: '={{ $json.otherwise }}' },
+			[{ otherwise: 'empty' }],
+			'continueRegularOutput',
+		);
+		expect(error).toBeUndefined();
+		expect(items).toEqual([
+			{
+				json: {
+					error:
+						'When Nothing Matches must be nothing or notFoundItem, not "empty". Pick Output Nothing or Output a Not-Found Item under When Nothing Matches.',
+				},
+				pairedItem: { item: 0 },
+			},
+		]);
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(0);
+	});
+
 	it('refuses an empty search value on the item it came from, without reading the list', async () => {
 		const { items, error } = await find(
 			{ findBy: 'phone', phone: '={{ $json.phone }}' },
