@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { customerIndex, recordKey, type MatchKey } from '../../shared/customerIndex';
 import { businessIdLocator } from '../../shared/descriptions';
-import { inputError } from '../../shared/errors';
+import { inputError, transportError } from '../../shared/errors';
 import { runOperation, type OperationHandler } from '../../shared/operation';
 import { extractRecord } from '../../shared/output';
 import { apiReply } from '../../shared/transport';
@@ -188,6 +188,13 @@ function withSkipExisting(create: OperationHandler): OperationHandler {
 	};
 }
 
+/**
+ * For a 2xx whose reply cannot be read (a JSON list or a bare value): the API took the Create, so
+ * a re-run would most likely add the customer twice.
+ */
+const PROBABLY_CREATED =
+	'The API accepted the Create, so the customer was probably created; only its reply cannot be read. Before running this item again, look the customer up with Customer › Find (by email, phone, or first and last name): running it again would likely add it twice.';
+
 /** Create's routing function: the request as before, with Skip Existing around it. */
 const runCreate = (create: OperationHandler) => runOperation(withSkipExisting(create));
 
@@ -209,6 +216,7 @@ export const customerCreateOperation: INodePropertyOptions = {
 					itemIndex: this.getItemIndex(),
 					uncertainOutcome:
 						'The customer may or may not have been created: check the customer list before running this item again, or it may be added twice.',
+					acceptedOutcome: PROBABLY_CREATED,
 					hints: {
 						404: `The API did not find business "${String(body.businessId)}" (or the endpoint). Check the business ID, or pick the business from the list.`,
 					},
@@ -216,6 +224,15 @@ export const customerCreateOperation: INodePropertyOptions = {
 				});
 				if (typeof reply.body === 'string')
 					return [createdWithoutBody(body, reply.headers.location)];
+				if (Array.isArray(reply.body)) {
+					throw transportError(
+						this,
+						`Create customer failed: the Business CRM API answered ${reply.statusCode} with a JSON list, not the customer`,
+						`Expected the new customer as a JSON object. ${PROBABLY_CREATED}`,
+						[],
+						this.getItemIndex(),
+					);
+				}
 				return [extractRecord(reply.body, 'customer')];
 			}),
 		},
@@ -282,6 +299,7 @@ export const customerCreateDescription: INodeProperties[] = [
 								name: 'value',
 								type: 'string',
 								default: '',
+								placeholder: 'e.g. Analytical Engines',
 							},
 						],
 					},
@@ -291,7 +309,7 @@ export const customerCreateDescription: INodeProperties[] = [
 				displayName: 'Email',
 				name: 'email',
 				type: 'string',
-				placeholder: 'name@email.com',
+				placeholder: 'e.g. nathan@example.com',
 				default: '',
 				description: "The customer's email address",
 			},
