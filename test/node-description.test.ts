@@ -3,6 +3,7 @@ import { createNodeAsTool } from 'n8n-core/dist/execution-engine/node-execution-
 import {
 	getToolDescriptionForNode,
 	NodeHelpers,
+	Workflow,
 	type INode,
 	type INodeProperties,
 } from 'n8n-workflow';
@@ -90,6 +91,33 @@ describe('node description', () => {
 			light: 'file:../../icons/businessCrm.svg',
 			dark: 'file:../../icons/businessCrm.dark.svg',
 		});
+	});
+
+	it('shows the operation and resource on the canvas by their display names, as n8n asks', () => {
+		const subtitle = (resource: string, operation: string) => {
+			const crm = node({ resource, operation });
+			const workflow = new Workflow({
+				nodes: [crm],
+				connections: {},
+				active: false,
+				nodeTypes: {
+					getByName: () => nodeType,
+					getByNameAndVersion: () => nodeType,
+					getKnownTypes: () => ({}),
+				},
+			});
+			return workflow.expression.getSimpleParameterValue(
+				crm,
+				description.subtitle as string,
+				'internal',
+				{},
+			);
+		};
+		expect(subtitle('customer', 'getAll')).toBe('Get Many: Customer');
+		expect(subtitle('customer', 'create')).toBe('Create: Customer');
+		expect(subtitle('customer', 'find')).toBe('Find: Customer');
+		expect(subtitle('business', 'get')).toBe('Get: Business');
+		expect(subtitle('business', 'getAll')).toBe('Get Many: Business');
 	});
 
 	it('describes each operation to an AI agent in plain words', () => {
