@@ -50,7 +50,7 @@ function searchKey(ctx: IExecuteSingleFunctions, kind: MatchKey): string {
 type WhenNothingMatches = 'nothing' | 'notFoundItem';
 
 /** What an input item that finds nobody outputs with When Nothing Matches › Output a Not-Found Item. */
-export const NOT_FOUND_ITEM = { found: false } as const;
+const NOT_FOUND_ITEM = { found: false } as const;
 
 function whenNothingMatches(ctx: IExecuteSingleFunctions): WhenNothingMatches {
 	const raw = ctx.getNodeParameter('whenNothingMatches', 'nothing') as unknown;
