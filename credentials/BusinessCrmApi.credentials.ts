@@ -44,7 +44,7 @@ export class BusinessCrmApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://api.example.com',
+			placeholder: 'e.g. https://api.example.com',
 			description:
 				'Address of the Business CRM API, e.g. https://api.example.com. A trailing slash or a copied /api/public/v1 does not matter.',
 		},

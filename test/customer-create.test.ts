@@ -57,6 +57,25 @@ describe('Customer › Create', () => {
 		expect(items[0].json.id).toMatch(/^cust_[a-z0-9]+$/);
 	});
 
+	it('Skip Existing on Phone: a number typed without its country code matches the stored one, and nothing is created', async () => {
+		sandbox.seedCustomers(3);
+		const known = sandbox.customers.find(
+			(customer) => customer.businessId === sandbox.businesses[0].id && customer.phone,
+		);
+		const digits = String(known?.phone).replace(/\D/g, '').slice(1);
+		const { items, error } = await create({
+			additionalFields: {
+				phone: `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`,
+			},
+			skipExisting: true,
+			matchOn: 'phone',
+		});
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		expect(requestsTo(sandbox, ADD)).toEqual([]);
+		expect(sandbox.customers).toHaveLength(3);
+	});
+
 	it('does not send empty optional fields, and trims the names', async () => {
 		await create({
 			firstName: '  Ada ',
@@ -355,23 +374,39 @@ describe('Customer › Create', () => {
 			]);
 		});
 
-		it('a reply of a shape the node does not know (a JSON list) is an error that names the shape', async () => {
+		const PROBABLY_CREATED =
+			'The API accepted the Create, so the customer was probably created; only its reply cannot be read. Before running this item again, look the customer up with Customer › Find (by email, phone, or first and last name): running it again would likely add it twice.';
+
+		it('a Create answered 2xx with a JSON list says the customer was probably created', async () => {
 			reply = {
-				status: 200,
+				status: 201,
 				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify([{ id: 'cust_7f3a9c' }]),
 			};
 			const { items, error } = await createThere();
 			expect(items).toEqual([]);
-			expect(error?.message).toBe('The Business CRM API sent a reply of an unexpected shape');
-			expect(error?.description).toBe(
-				'Expected a JSON object but the reply was an array. The node understands the reply shapes listed in its README.',
+			expect(error?.message).toBe(
+				'Create customer failed: the Business CRM API answered 201 with a JSON list, not the customer',
 			);
-			// n8n lists these under the error's details.
-			expect((error as { messages?: string[] }).messages).toEqual([
-				'Expected a JSON object but the reply was an array.',
-			]);
+			expect(error?.description).toBe(
+				`Expected the new customer as a JSON object. ${PROBABLY_CREATED}`,
+			);
 			expect(api.posts).toEqual([sent]);
+		});
+
+		it('a Create answered 2xx with a bare JSON value says the customer was probably created', async () => {
+			for (const [body, shown] of [
+				['true', 'true'],
+				['"queued"', '"queued"'],
+				['null', 'null'],
+			]) {
+				reply = { status: 200, headers: { 'content-type': 'application/json' }, body };
+				const { error } = await createThere();
+				expect(error?.description).toBe(
+					`Expected a JSON object or list, but the reply was ${shown}. ${PROBABLY_CREATED}`,
+				);
+			}
+			expect(api.posts).toEqual([sent, sent, sent]);
 		});
 
 		it('204 without a Location: a success that outputs the fields sent, sent once', async () => {

@@ -67,6 +67,16 @@ describe('Customer › Find', () => {
 		expect(other.items).toEqual([]);
 	});
 
+	it('phone numbers with and without a country code match', async () => {
+		// The sandbox stores numbers as "+1 202 555 0236"; a user types them as they know them.
+		const target = sandbox.customers[36];
+		const digits = String(target.phone).replace(/\D/g, '');
+		const local = `(${digits.slice(1, 4)}) ${digits.slice(4, 7)}-${digits.slice(7)}`;
+		const { items, error } = await find({ findBy: 'phone', phone: local });
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json.id)).toEqual([target.id]);
+	});
+
 	it('gives every matching customer, in list order', async () => {
 		const [first, second] = [sandbox.customers[10], sandbox.customers[200]];
 		second.email = ` ${String(first.email).toUpperCase()} `;
@@ -82,6 +92,51 @@ describe('Customer › Find', () => {
 		expect(error).toBeUndefined();
 		expect(items).toEqual([]);
 		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(3);
+	});
+
+	it('Find with no match outputs one {found: false} item per input item that found no one, when asked', async () => {
+		const known = sandbox.customers[42];
+		const { items, error } = await find(
+			{ findBy: 'email', email: '={{ $json.email }}', whenNothingMatches: 'notFoundItem' },
+			[{ email: 'nobody@example.com' }, { email: known.email }, { email: 'noone@example.com' }],
+		);
+		expect(error).toBeUndefined();
+		expect(items).toEqual([
+			{ json: { found: false }, pairedItem: { item: 0 } },
+			{ json: known, pairedItem: { item: 1 } },
+			{ json: { found: false }, pairedItem: { item: 2 } },
+		]);
+		// Still one read of the list for all items.
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(3);
+	});
+
+	it('Find with no match outputs nothing when asked to, as by default', async () => {
+		const { items, error } = await find({
+			findBy: 'email',
+			email: 'nobody@example.com',
+			whenNothingMatches: 'nothing',
+		});
+		expect(error).toBeUndefined();
+		expect(items).toEqual([]);
+	});
+
+	it('refuses a When Nothing Matches from an expression that is not one of its choices, on its item', async () => {
+		const { items, error } = await find(
+			{ findBy: 'email', email: 'a@example.com', whenNothingMatches: '={{ $json.otherwise }}' },
+			[{ otherwise: 'empty' }],
+			'continueRegularOutput',
+		);
+		expect(error).toBeUndefined();
+		expect(items).toEqual([
+			{
+				json: {
+					error:
+						'When Nothing Matches must be nothing or notFoundItem, not "empty". Pick Output Nothing or Output a Not-Found Item under When Nothing Matches.',
+				},
+				pairedItem: { item: 0 },
+			},
+		]);
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(0);
 	});
 
 	it('refuses an empty search value on the item it came from, without reading the list', async () => {

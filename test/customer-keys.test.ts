@@ -9,6 +9,7 @@ import {
 	phoneKey,
 	recordKey,
 	RunCustomers,
+	samePhone,
 } from '../nodes/BusinessCrm/shared/customerIndex';
 
 describe('the same customer, to Find and Skip Existing', () => {
@@ -49,6 +50,63 @@ describe('the same customer, to Find and Skip Existing', () => {
 		const index = new CustomerIndex([{ id: 'cust_1' }, { id: 'cust_2', email: '  ' }]);
 		for (const kind of ['email', 'phone', 'name'] as const)
 			expect(index.find(kind, '')).toEqual([]);
+	});
+});
+
+describe('one phone number in two formats', () => {
+	const found = (stored: string, wanted: string) =>
+		new CustomerIndex([{ id: 'cust_1', phone: stored }])
+			.find('phone', phoneKey(wanted))
+			.map((customer) => customer.id);
+
+	it('phone numbers with and without a country code match', () => {
+		expect(found('+1 202 555 0236', '(202) 555-0236')).toEqual(['cust_1']);
+		expect(found('(202) 555-0236', '+1 202 555 0236')).toEqual(['cust_1']);
+		expect(found('+44 20 7946 0958', '20 7946 0958')).toEqual(['cust_1']);
+		expect(samePhone('12025550236', '2025550236')).toBe(true);
+		expect(samePhone('2025550236', '12025550236')).toBe(true);
+	});
+
+	it('a trunk prefix 0 or an international prefix 00 is ignored', () => {
+		expect(found('+44 20 7946 0958', '020 7946 0958')).toEqual(['cust_1']);
+		expect(found('0044 20 7946 0958', '+44 20 7946 0958')).toEqual(['cust_1']);
+		expect(found('020 7946 0958', '0044 20 7946 0958')).toEqual(['cust_1']);
+		expect(samePhone('0123', '123')).toBe(true);
+	});
+
+	it('numbers that end alike but differ before their last digits are different numbers', () => {
+		expect(found('+1 202 555 0236', '+1 303 555 0236')).toEqual([]);
+		expect(found('+1 202 555 0236', '+44 202 555 0236')).toEqual([]);
+		expect(samePhone('12025550236', '2035550236')).toBe(false);
+	});
+
+	it('a shorter number ends a longer one only with at least 7 digits; below that only the same digits match', () => {
+		expect(found('+1 202 555 0236', '555 0236')).toEqual(['cust_1']);
+		expect(found('+1 202 555 0236', '55 0236')).toEqual([]);
+		expect(found('123456', '0123456')).toEqual(['cust_1']);
+		expect(samePhone('5550236', '2025550236')).toBe(true);
+		expect(samePhone('550236', '2025550236')).toBe(false);
+		expect(samePhone('550236', '550236')).toBe(true);
+	});
+
+	it('a number without its area code matches every number that ends with it (the price of the rule)', () => {
+		const index = new CustomerIndex([
+			{ id: 'cust_1', phone: '+1 202 555 0236' },
+			{ id: 'cust_2', phone: '+1 303 555 0236' },
+			{ id: 'cust_3', phone: '+1 303 555 0237' },
+		]);
+		expect(index.find('phone', phoneKey('555-0236')).map((c) => c.id)).toEqual([
+			'cust_1',
+			'cust_2',
+		]);
+	});
+
+	it('a customer filed under two keys that both match is found once', () => {
+		const index = new CustomerIndex([]);
+		const created = { id: 'cust_9', phone: '+1 202 555 0236' };
+		index.add(created, { kind: 'phone', key: phoneKey('(202) 555-0236') });
+		expect(index.find('phone', phoneKey('202.555.0236'))).toEqual([created]);
+		expect(index.find('phone', phoneKey('1 202 555 0236'))).toEqual([created]);
 	});
 });
 
@@ -125,6 +183,23 @@ describe('rows with one key create one at a time; rows with different keys do no
 		expect(log.started).toEqual(['a', 'b', 'c']);
 		c.finish();
 		await expect(third).resolves.toBe('c');
+		expect(log.most).toBe(1);
+	});
+
+	it('two rows with one phone number in two formats create one at a time', async () => {
+		const index = new RunCustomers();
+		const { log, task } = gate();
+		const [a, b] = [task('a'), task('b')];
+		const first = index.oneAtATime('phone', phoneKey('+1 202 555 0236'), a.run);
+		const second = index.oneAtATime('phone', phoneKey('(202) 555-0236'), b.run);
+		await tick();
+		expect(log.started).toEqual(['a']);
+		a.finish();
+		await first;
+		await tick();
+		expect(log.started).toEqual(['a', 'b']);
+		b.finish();
+		await expect(second).resolves.toBe('b');
 		expect(log.most).toBe(1);
 	});
 

@@ -600,3 +600,67 @@ describe('Find and Skip Existing honour Request Options › Timeout', () => {
 		expect(sandbox.maxInFlight).toBeGreaterThan(1);
 	});
 });
+
+describe('a row after a Create answered 2xx with an unreadable reply is not sent again', () => {
+	let server: Server;
+	let url: string;
+	const posts: unknown[] = [];
+	beforeAll(async () => {
+		server = createServer((req, res) => {
+			let text = '';
+			req.on('data', (chunk: Buffer) => (text += chunk.toString()));
+			req.on('end', () => {
+				res.setHeader('content-type', 'application/json');
+				if (req.method === 'POST') {
+					posts.push(JSON.parse(text));
+					// Accepted, but the reply is a list: the customer was probably created.
+					res.writeHead(201);
+					res.end(JSON.stringify([{ id: 'cust_7f3a9c' }]));
+					return;
+				}
+				res.writeHead(200);
+				res.end(
+					JSON.stringify({
+						content: { customers: [] },
+						pagination: { total: 0, limit: 100, offset: 0, hasMore: false },
+					}),
+				);
+			});
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	});
+	afterAll(async () => await new Promise<void>((resolve) => server.close(() => resolve())));
+
+	it('a JSON list as the reply to the first row stops the second row with the same email', async () => {
+		const sandbox = await startSandbox({ businesses: 1 });
+		try {
+			const { items } = await runNode({
+				credentials: { ...credentialsFor(sandbox), baseUrl: url },
+				parameters: {
+					resource: 'customer',
+					operation: 'create',
+					businessId: byId('biz_1'),
+					firstName: '={{ $json.firstName }}',
+					lastName: '={{ $json.lastName }}',
+					additionalFields: { email: '={{ $json.email }}' },
+					skipExisting: true,
+					matchOn: 'email',
+					matchWithin: 'all',
+				},
+				items: [
+					{ firstName: 'Ann', lastName: 'First', email: 'ann@example.com' },
+					{ firstName: 'Ann', lastName: 'Again', email: 'ann@example.com' },
+				] as never,
+				onError: 'continueRegularOutput',
+			});
+			expect(posts).toHaveLength(1);
+			expect(items[0].json.error).toMatch(/answered 201 with a JSON list/);
+			expect(items[1].json.error).toMatch(
+				/^Create customer not sent: item 0 of this run, with the same email, may have created this customer/,
+			);
+		} finally {
+			await sandbox.close();
+		}
+	});
+});

@@ -75,6 +75,8 @@ const ACTION_DEFAULTS = [
 	['phone [customer/find]', ''],
 	['firstName [customer/find]', ''],
 	['lastName [customer/find]', ''],
+	// Added before the first release; its default is what Find did before it existed.
+	['whenNothingMatches [customer/find]', 'nothing'],
 	['returnAll [customer/getAll]', false],
 	['limit [customer/getAll/false]', 50],
 	['filters [customer/getAll]', {}],

@@ -3,6 +3,7 @@ import { createNodeAsTool } from 'n8n-core/dist/execution-engine/node-execution-
 import {
 	getToolDescriptionForNode,
 	NodeHelpers,
+	Workflow,
 	type INode,
 	type INodeProperties,
 } from 'n8n-workflow';
@@ -78,6 +79,7 @@ describe('node description', () => {
 			'phone',
 			'firstName',
 			'lastName',
+			'whenNothingMatches',
 			'returnAll',
 			'limit',
 			'filters',
@@ -94,6 +96,33 @@ describe('node description', () => {
 			light: 'file:../../icons/businessCrm.svg',
 			dark: 'file:../../icons/businessCrm.dark.svg',
 		});
+	});
+
+	it('shows the operation and resource on the canvas by their display names, as n8n asks', () => {
+		const subtitle = (resource: string, operation: string) => {
+			const crm = node({ resource, operation });
+			const workflow = new Workflow({
+				nodes: [crm],
+				connections: {},
+				active: false,
+				nodeTypes: {
+					getByName: () => nodeType,
+					getByNameAndVersion: () => nodeType,
+					getKnownTypes: () => ({}),
+				},
+			});
+			return workflow.expression.getSimpleParameterValue(
+				crm,
+				description.subtitle as string,
+				'internal',
+				{},
+			);
+		};
+		expect(subtitle('customer', 'getAll')).toBe('Get Many: Customer');
+		expect(subtitle('customer', 'create')).toBe('Create: Customer');
+		expect(subtitle('customer', 'find')).toBe('Find: Customer');
+		expect(subtitle('business', 'get')).toBe('Get: Business');
+		expect(subtitle('business', 'getAll')).toBe('Get Many: Business');
 	});
 
 	it('describes each operation to an AI agent in plain words', () => {
@@ -314,11 +343,61 @@ describe('words on screen', () => {
 		const tooltip = (name: string) =>
 			(options.options as INodeProperties[]).find((o) => o.name === name)?.description;
 		expect(tooltip('maxRetries')).toBe(
-			"How many times to retry a request the API rejected with 429 'Too Many Requests', each time after waiting as long as the API asks. Reads (not Create) are also retried after a server error (502, 503, 504) or a dropped connection.",
+			'How many times the node asks again when the API says it is busy, after waiting as long as the API asks. Reads are also asked again after a brief server or connection problem; a Create is not, so that no customer is added twice. Raise it if big runs stop because the API is busy; 0 turns it off. Settings › Retry On Fail is something else: it runs the whole node again after it failed, every item, Creates that worked included.',
 		);
 		expect(tooltip('maxRetryWait')).toBe(
-			'The longest time one request may spend waiting for the rate limit, over all its retries. If the API asks for a longer wait, the node stops with an error that says so.',
+			'The most time the node spends waiting to ask again, added up over the retries of one request. If the API asks for a longer wait, the node stops with an error that says how long. Raise it if runs stop on such an error; lower it if a run should rather fail fast.',
 		);
+	});
+
+	it('the retry and page tooltips name no HTTP status and say when to change them', () => {
+		const options = description.properties.find((p) => p.name === 'options') as INodeProperties;
+		for (const name of ['maxRetries', 'maxRetryWait', 'pagesInParallel']) {
+			const text = (options.options as INodeProperties[]).find((o) => o.name === name)
+				?.description as string;
+			expect(text).not.toMatch(/\b[1-5]\d\d\b|Too Many Requests|total/);
+			expect(text).toMatch(/Raise it|Lower it/);
+		}
+	});
+
+	it("shows every placeholder of the node and the credential in n8n's e.g. form", () => {
+		const placeholders: string[] = [];
+		const walk = (properties: INodeProperties[]) => {
+			for (const property of properties) {
+				const inputs = ['string', 'number'].includes(property.type);
+				if (inputs && property.placeholder !== undefined) placeholders.push(property.placeholder);
+				for (const mode of property.modes ?? []) {
+					if (mode.type === 'string' && mode.placeholder) placeholders.push(mode.placeholder);
+				}
+				for (const option of (property.options ?? []) as Array<
+					INodeProperties | { values?: INodeProperties[] }
+				>) {
+					if ('displayName' in option && 'type' in option) walk([option]);
+					if ('values' in option && option.values) walk(option.values);
+				}
+			}
+		};
+		walk(description.properties);
+		walk(new BusinessCrmApi().properties.filter((property) => property.name !== 'organizationId'));
+		expect(placeholders).toContain('e.g. nathan@example.com');
+		expect(placeholders).toContain('e.g. https://api.example.com');
+		for (const placeholder of placeholders) expect(placeholder).toMatch(/^e\.g\. \S/);
+	});
+
+	it('describes Find for people: what it searches by, and what the choices when nothing matches do', () => {
+		const find = description.properties
+			.filter((p) => p.name === 'operation')[1]
+			.options?.find((o) => (o as { value: string }).value === 'find') as { description: string };
+		expect(find.description).toBe('Find customers by email, phone number, or first and last name');
+		const otherwise = property('whenNothingMatches', 'find');
+		expect(otherwise).toMatchObject({ type: 'options', default: 'nothing' });
+		expect(otherwise.options?.map((o) => (o as { value: string }).value)).toEqual([
+			'nothing',
+			'notFoundItem',
+		]);
+		expect(otherwise.description).toContain('If node');
+		expect(otherwise.description).toContain('Always Output Data');
+		expect(property('phone', 'find').description).toContain('(202) 555-0236 finds +1 202 555 0236');
 	});
 
 	it('names one place for API keys in the credential and the errors, and gives Organization ID a placeholder', () => {

@@ -21,6 +21,9 @@ const BUSINESS_LIST = '/api/business/list/all';
 
 const MAYBE_CREATED =
 	'The customer may or may not have been created: check the customer list before running this item again, or it may be added twice.';
+/** After a 2xx whose JSON is no object: the API took the Create. */
+const PROBABLY_CREATED =
+	'The API accepted the Create, so the customer was probably created; only its reply cannot be read. Before running this item again, look the customer up with Customer › Find (by email, phone, or first and last name): running it again would likely add it twice.';
 const SERVER_ERROR_HINT = 'The API had a server error.';
 const KEY_HELP =
 	'API keys are managed by an organization administrator in the dashboard (Settings › Organization › API Keys).';
@@ -749,14 +752,14 @@ describe('Resilience', () => {
 			});
 		});
 
-		it('after a 200 whose body is a bare JSON string: the warning, and not called "not JSON"', async () => {
+		it('after a 200 whose body is a bare JSON string: probably created, and not called "not JSON"', async () => {
 			const api = await answeringServer(200, 'application/json', '"customer queued"');
 			try {
 				const { error } = await createCustomer({}, api.url);
 				expectNodeApiError(error, {
 					message:
 						'Create customer failed: the Business CRM API answered 200 with JSON that is a string, not an object or a list',
-					description: `Expected a JSON object or list, but the reply was "customer queued". Check that the Base URL points at the API. ${MAYBE_CREATED}`,
+					description: `Expected a JSON object or list, but the reply was "customer queued". ${PROBABLY_CREATED}`,
 				});
 			} finally {
 				await api.close();

@@ -1,8 +1,37 @@
-import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import {
+	NodeConnectionTypes,
+	type INodeProperties,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
 import { searchBusinesses } from './listSearch/searchBusinesses';
 import { businessDescription } from './resources/business';
 import { customerDescription } from './resources/customer';
 import { retryOptions } from './shared/descriptions';
+import { displayNameSubtitle } from './shared/subtitle';
+
+const PROPERTIES: INodeProperties[] = [
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Business',
+				value: 'business',
+			},
+			{
+				name: 'Customer',
+				value: 'customer',
+			},
+		],
+		default: 'customer',
+	},
+	...businessDescription,
+	...customerDescription,
+	retryOptions,
+];
 
 export class BusinessCrm implements INodeType {
 	description: INodeTypeDescription = {
@@ -14,7 +43,7 @@ export class BusinessCrm implements INodeType {
 		},
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: displayNameSubtitle(PROPERTIES),
 		description:
 			'Read businesses and add or list customers with the Business and Customer Service API',
 		// Used as given. The codex's primaryDocumentation gets n8n's tracking query appended
@@ -40,28 +69,7 @@ export class BusinessCrm implements INodeType {
 				'Content-Type': 'application/json',
 			},
 		},
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{
-						name: 'Business',
-						value: 'business',
-					},
-					{
-						name: 'Customer',
-						value: 'customer',
-					},
-				],
-				default: 'customer',
-			},
-			...businessDescription,
-			...customerDescription,
-			retryOptions,
-		],
+		properties: PROPERTIES,
 	};
 
 	methods = {

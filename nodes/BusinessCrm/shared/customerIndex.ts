@@ -27,6 +27,44 @@ export function phoneKey(phone: unknown): string {
 	return text(phone).replace(/\D/g, '');
 }
 
+/** A number this short matches only the same digits; one this long also ends longer numbers. */
+export const MIN_PHONE_TAIL = 7;
+
+/** A phone key without leading zeros: a trunk prefix (0) or an international prefix (00). */
+function significantDigits(key: string): string {
+	return key.replace(/^0+(?=\d)/, '');
+}
+
+/**
+ * Whether two phone keys are one number: the same digits once leading zeros are dropped, or
+ * the shorter, of at least 7 digits, ends the longer. So a number matches itself with or
+ * without a country code or trunk prefix ("(202) 555-0236" and "+1 202 555 0236"; "020 7946
+ * 0958" and "+44 20 7946 0958"), and a number given without its area code matches every
+ * number that ends with it: that is the price of the rule.
+ */
+export function samePhone(a: string, b: string): boolean {
+	const [shorter, longer] = [significantDigits(a), significantDigits(b)].sort(
+		(x, y) => x.length - y.length,
+	);
+	if (shorter === longer) return true;
+	return shorter.length >= MIN_PHONE_TAIL && longer.endsWith(shorter);
+}
+
+/**
+ * Where the index files a key. Equal keys share a slot; phone keys that samePhone joins share
+ * their last 7 significant digits, so a lookup compares only the numbers of one slot.
+ */
+export function matchSlot(kind: MatchKey, key: string): string {
+	if (kind !== 'phone') return key;
+	const digits = significantDigits(key);
+	return digits.length < MIN_PHONE_TAIL ? digits : digits.slice(-MIN_PHONE_TAIL);
+}
+
+/** Whether a key looked for matches a key the index holds (in the same slot). */
+export function keysMatch(kind: MatchKey, wanted: string, held: string): boolean {
+	return kind === 'phone' ? samePhone(wanted, held) : wanted === held;
+}
+
 /** First and last name, each trimmed and in lower case; empty unless both are given. */
 export function nameKey(firstName: unknown, lastName: unknown): string {
 	const first = text(firstName).trim().toLowerCase();
@@ -46,9 +84,11 @@ const KINDS: MatchKey[] = ['email', 'phone', 'name'];
 
 /** The customers of one list read (and those added to it) by email, phone and name. */
 export class CustomerIndex {
-	private readonly byKind = new Map<MatchKey, Map<string, IDataObject[]>>(
-		KINDS.map((kind) => [kind, new Map()]),
-	);
+	/** Per kind and slot (matchSlot), each customer with the key it was filed under. */
+	private readonly byKind = new Map<
+		MatchKey,
+		Map<string, Array<{ key: string; customer: IDataObject }>>
+	>(KINDS.map((kind) => [kind, new Map()]));
 
 	constructor(customers: IDataObject[]) {
 		for (const customer of customers) this.add(customer);
@@ -63,15 +103,21 @@ export class CustomerIndex {
 
 	private put(kind: MatchKey, key: string, customer: IDataObject): void {
 		if (key === '') return;
-		const map = this.byKind.get(kind) as Map<string, IDataObject[]>;
-		const list = map.get(key);
-		if (list) list.push(customer);
-		else map.set(key, [customer]);
+		const map = this.byKind.get(kind) as Map<string, Array<{ key: string; customer: IDataObject }>>;
+		const slot = matchSlot(kind, key);
+		const list = map.get(slot);
+		if (list) list.push({ key, customer });
+		else map.set(slot, [{ key, customer }]);
 	}
 
-	/** The customers with this key, in list order; none for an empty key, as `put` keeps none. */
+	/**
+	 * The customers whose key matches this one (keysMatch), in list order, each once; none for
+	 * an empty key, as `put` keeps none.
+	 */
 	find(kind: MatchKey, key: string): IDataObject[] {
-		return this.byKind.get(kind)?.get(key) ?? [];
+		const held = this.byKind.get(kind)?.get(matchSlot(kind, key)) ?? [];
+		const matches = held.filter((entry) => keysMatch(kind, key, entry.key));
+		return [...new Set(matches.map((entry) => entry.customer))];
 	}
 }
 
@@ -119,7 +165,8 @@ export class RunCustomers {
 
 	/** Runs `task` after every earlier task of the same key has ended, failed ones included. */
 	async oneAtATime<T>(kind: MatchKey, key: string, task: () => Promise<T>): Promise<T> {
-		const id = `${kind}:${key}`;
+		// By slot: two rows with one number in two formats must not both create it.
+		const id = `${kind}:${matchSlot(kind, key)}`;
 		const before = this.pending.get(id) ?? Promise.resolve();
 		const run = before.then(task, task);
 		const settled = run.then(

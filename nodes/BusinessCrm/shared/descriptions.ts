@@ -67,7 +67,7 @@ const pagesReadAtOnce: INodeProperties = {
 	typeOptions: { minValue: 1, maxValue: MAX_PAGES_IN_PARALLEL },
 	default: DEFAULT_PAGES_IN_PARALLEL,
 	description:
-		'How many pages of the list are asked for at the same time once the first page gives the total. 1 reads page after page. Lower it if the API rate-limits you.',
+		'How many pages of a long list the node asks for at the same time: more is faster, 1 reads one page after another. Lower it if the API says it is busy.',
 };
 
 /** Rate-limit handling a user can tune; shown for every operation. Defaults as DEFAULT_RETRY_POLICY. */
@@ -85,7 +85,7 @@ export const retryOptions: INodeProperties = {
 			typeOptions: { minValue: 0, maxValue: 100 },
 			default: 5,
 			description:
-				"How many times to retry a request the API rejected with 429 'Too Many Requests', each time after waiting as long as the API asks. Reads (not Create) are also retried after a server error (502, 503, 504) or a dropped connection.",
+				'How many times the node asks again when the API says it is busy, after waiting as long as the API asks. Reads are also asked again after a brief server or connection problem; a Create is not, so that no customer is added twice. Raise it if big runs stop because the API is busy; 0 turns it off. Settings › Retry On Fail is something else: it runs the whole node again after it failed, every item, Creates that worked included.',
 		},
 		{
 			displayName: 'Max Total Wait (Seconds)',
@@ -94,7 +94,7 @@ export const retryOptions: INodeProperties = {
 			typeOptions: { minValue: 0, maxValue: 3600 },
 			default: 120,
 			description:
-				'The longest time one request may spend waiting for the rate limit, over all its retries. If the API asks for a longer wait, the node stops with an error that says so.',
+				'The most time the node spends waiting to ask again, added up over the retries of one request. If the API asks for a longer wait, the node stops with an error that says how long. Raise it if runs stop on such an error; lower it if a run should rather fail fast.',
 		},
 		{
 			...pagesReadAtOnce,

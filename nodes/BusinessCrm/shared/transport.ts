@@ -40,6 +40,11 @@ export interface ApiRequest {
 	itemIndex?: number;
 	/** Per-status hints that replace the generic one, e.g. naming the id a 404 did not find. */
 	hints?: Record<number, string>;
+	/**
+	 * For a change: what a 2xx whose JSON is no object or list means (the API took it), said
+	 * instead of uncertainOutcome and the Base URL advice.
+	 */
+	acceptedOutcome?: string;
 	/** Whether a 2xx without a body is a success (Create); reads need a body. */
 	emptyBodyIsSuccess?: boolean;
 	/** A page of a list read: n8n's Batching spaces out input items, not the pages of one read. */
@@ -470,7 +475,7 @@ async function sendWithRetries(
 		if (reply.body === null || typeof reply.body !== 'object') {
 			throw fail(
 				`the Business CRM API answered ${status} with JSON that is ${jsonKind(reply.body)}, not an object or a list`,
-				`Expected a JSON object or list, but the reply was ${JSON.stringify(reply.body).slice(0, 80)}. Check that the Base URL points at the API.${uncertain}`,
+				`Expected a JSON object or list, but the reply was ${JSON.stringify(reply.body).slice(0, 80)}. ${request.acceptedOutcome ?? `Check that the Base URL points at the API.${uncertain}`}`,
 			);
 		}
 		return reply;

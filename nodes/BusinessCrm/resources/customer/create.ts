@@ -13,7 +13,7 @@ import {
 	type MatchKey,
 } from '../../shared/customerIndex';
 import { businessIdLocator } from '../../shared/descriptions';
-import { inputError } from '../../shared/errors';
+import { inputError, transportError } from '../../shared/errors';
 import { runOperation, type OperationHandler } from '../../shared/operation';
 import { extractRecord } from '../../shared/output';
 import { apiReply } from '../../shared/transport';
@@ -266,7 +266,8 @@ function provesNothingCreated(error: unknown): boolean {
 	if (!(error instanceof NodeApiError)) return false;
 	const status = Number(error.httpCode);
 	if (error.httpCode) return status >= 400 && status < 500;
-	return !(error.description ?? '').includes(MAYBE_CREATED);
+	const description = error.description ?? '';
+	return !description.includes(MAYBE_CREATED) && !description.includes(PROBABLY_CREATED);
 }
 
 /**
@@ -337,6 +338,13 @@ function withSkipExisting(create: OperationHandler): OperationHandler {
 	};
 }
 
+/**
+ * For a 2xx whose reply cannot be read (a JSON list or a bare value): the API took the Create, so
+ * a re-run would most likely add the customer twice.
+ */
+const PROBABLY_CREATED =
+	'The API accepted the Create, so the customer was probably created; only its reply cannot be read. Before running this item again, look the customer up with Customer › Find (by email, phone, or first and last name): running it again would likely add it twice.';
+
 /** Create's routing function: the request as before, with Skip Existing around it. */
 const runCreate = (create: OperationHandler) => runOperation(withSkipExisting(create));
 
@@ -357,6 +365,7 @@ export const customerCreateOperation: INodePropertyOptions = {
 					policy: retryPolicy(this),
 					itemIndex: this.getItemIndex(),
 					uncertainOutcome: MAYBE_CREATED,
+					acceptedOutcome: PROBABLY_CREATED,
 					hints: {
 						404: `The API did not find business "${String(body.businessId)}" (or the endpoint). Check the business ID, or pick the business from the list.`,
 					},
@@ -364,6 +373,15 @@ export const customerCreateOperation: INodePropertyOptions = {
 				});
 				if (typeof reply.body === 'string')
 					return [createdWithoutBody(body, reply.headers.location)];
+				if (Array.isArray(reply.body)) {
+					throw transportError(
+						this,
+						`Create customer failed: the Business CRM API answered ${reply.statusCode} with a JSON list, not the customer`,
+						`Expected the new customer as a JSON object. ${PROBABLY_CREATED}`,
+						[],
+						this.getItemIndex(),
+					);
+				}
 				return [extractRecord(reply.body, 'customer')];
 			}),
 		},
@@ -430,6 +448,7 @@ export const customerCreateDescription: INodeProperties[] = [
 								name: 'value',
 								type: 'string',
 								default: '',
+								placeholder: 'e.g. Analytical Engines',
 							},
 						],
 					},
@@ -439,7 +458,7 @@ export const customerCreateDescription: INodeProperties[] = [
 				displayName: 'Email',
 				name: 'email',
 				type: 'string',
-				placeholder: 'name@email.com',
+				placeholder: 'e.g. nathan@example.com',
 				default: '',
 				description: "The customer's email address",
 			},
@@ -475,7 +494,7 @@ export const customerCreateDescription: INodeProperties[] = [
 				value: 'email',
 				description: 'Compared without the spaces around it and regardless of capitals',
 			},
-			{ name: 'Phone', value: 'phone', description: 'Compared by its digits alone' },
+			{ name: 'Phone', value: 'phone', description: 'By its digits, with or without the country code, as Find matches it' },
 			{
 				name: 'First and Last Name',
 				value: 'name',

@@ -45,12 +45,28 @@ function searchKey(ctx: IExecuteSingleFunctions, kind: MatchKey): string {
 	);
 }
 
+/** When Nothing Matches; the values are saved in workflows. */
+type WhenNothingMatches = 'nothing' | 'notFoundItem';
+
+/** What an input item that finds nobody outputs with When Nothing Matches › Output a Not-Found Item. */
+const NOT_FOUND_ITEM = { found: false } as const;
+
+function whenNothingMatches(ctx: IExecuteSingleFunctions): WhenNothingMatches {
+	const raw = ctx.getNodeParameter('whenNothingMatches', 'nothing') as unknown;
+	if (raw === 'nothing' || raw === 'notFoundItem') return raw;
+	throw inputError(
+		ctx,
+		`When Nothing Matches must be nothing or notFoundItem, not ${JSON.stringify(raw) ?? String(raw)}`,
+		'Pick Output Nothing or Output a Not-Found Item under When Nothing Matches.',
+		ctx.getItemIndex(),
+	);
+}
+
 export const customerFindOperation: INodePropertyOptions = {
 	name: 'Find',
 	value: 'find',
 	action: 'Find customers',
-	description:
-		'Find customers by email, phone number, or first and last name. Pass the one value to search for; returns every matching customer, or nothing when none matches.',
+	description: 'Find customers by email, phone number, or first and last name',
 	routing: {
 		request: { method: 'GET', url: '/api/public/v1/customers' },
 		send: { paginate: true },
@@ -58,8 +74,10 @@ export const customerFindOperation: INodePropertyOptions = {
 			pagination: runOperation(async function (request) {
 				const kind = matchKind(this);
 				const key = searchKey(this, kind);
+				const otherwise = whenNothingMatches(this);
 				const index = await customerIndex(this, request);
-				return index.find(kind, key);
+				const found = index.find(kind, key);
+				return found.length === 0 && otherwise === 'notFoundItem' ? [{ ...NOT_FOUND_ITEM }] : found;
 			}),
 		},
 	},
@@ -71,23 +89,23 @@ export const customerFindDescription: INodeProperties[] = [
 		name: 'findBy',
 		type: 'options',
 		default: 'email',
-		description: 'What identifies the customer',
+		description: "Which of the customer's details to search by",
 		displayOptions: { show: showOnlyForFind },
 		options: [
 			{
 				name: 'Email',
 				value: 'email',
-				description: 'Trimmed and compared without regard to case',
+				description: 'The same address in upper or lower case, spaces around it ignored',
 			},
 			{
 				name: 'Phone',
 				value: 'phone',
-				description: 'Compared by its digits alone: +1 (555) 010-0199 matches 15550100199',
+				description: 'By its digits, with or without the country code',
 			},
 			{
 				name: 'First and Last Name',
 				value: 'name',
-				description: 'Both names, each trimmed and compared without regard to case',
+				description: 'Both names, in upper or lower case, spaces around them ignored',
 			},
 		],
 	},
@@ -95,10 +113,10 @@ export const customerFindDescription: INodeProperties[] = [
 		displayName: 'Email',
 		name: 'email',
 		type: 'string',
-		placeholder: 'name@email.com',
+		placeholder: 'e.g. nathan@example.com',
 		default: '',
 		required: true,
-		description: 'The email address of the customer to find',
+		description: "The customer's email address",
 		displayOptions: { show: { ...showOnlyForFind, findBy: ['email'] } },
 	},
 	{
@@ -108,7 +126,8 @@ export const customerFindDescription: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. +44 20 7946 0958',
-		description: 'The phone number of the customer to find, in any format',
+		description:
+			"The customer's phone number, written any way. Only the digits count, and a number matches with or without its country code or a leading 0: (202) 555-0236 finds +1 202 555 0236. A number of 7 digits or more also finds longer numbers that end with it, so one typed without its area code finds that number in every area.",
 		displayOptions: { show: { ...showOnlyForFind, findBy: ['phone'] } },
 	},
 	{
@@ -118,7 +137,7 @@ export const customerFindDescription: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. Ada',
-		description: 'The given name of the customer to find',
+		description: "The customer's first name; the last name must match too",
 		displayOptions: { show: { ...showOnlyForFind, findBy: ['name'] } },
 	},
 	{
@@ -128,7 +147,29 @@ export const customerFindDescription: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. Lovelace',
-		description: 'The family name of the customer to find',
+		description: "The customer's last name; the first name must match too",
 		displayOptions: { show: { ...showOnlyForFind, findBy: ['name'] } },
+	},
+	{
+		displayName: 'When Nothing Matches',
+		name: 'whenNothingMatches',
+		type: 'options',
+		default: 'nothing',
+		description:
+			'What an input item that finds no customer outputs. Customers found are output as they are, one item each. To create the customers not found, pick Output a Not-Found Item and follow with an If node whose condition is that the ID field exists: items without an ID found no one. (Settings › Always Output Data does not do this: it adds one empty item only when no input item found anyone.)',
+		displayOptions: { show: showOnlyForFind },
+		options: [
+			{
+				name: 'Output Nothing',
+				value: 'nothing',
+				description:
+					'The item gives no output. When no item finds anyone, the node shows "No output data returned" and the nodes after it do not run.',
+			},
+			{
+				name: 'Output a Not-Found Item',
+				value: 'notFoundItem',
+				description: 'The item gives one item {"found": false}, paired with the input item',
+			},
+		],
 	},
 ];
