@@ -1,5 +1,6 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { parseBaseUrl, urlPassword } from './baseUrl';
+import { refusedCharacter } from './characters';
 
 export const CREDENTIAL_TYPE = 'businessCrmApi';
 
@@ -26,40 +27,14 @@ export interface CredentialProblem {
 	fix: string;
 }
 
-const NAMED_CHARACTERS: Record<number, string> = {
-	0x09: 'a tab',
-	0x0a: 'a line break',
-	0x0d: 'a line break',
-	0x20: 'a space',
-	0xa0: 'a no-break space',
-	0xad: 'a soft hyphen',
-	0x200b: 'a zero-width space',
-	0x200c: 'a zero-width non-joiner',
-	0x200d: 'a zero-width joiner',
-	0x2060: 'a word joiner',
-	0xfeff: 'a byte order mark',
-};
-
 /**
- * The first character of a header value that cannot travel as typed, described with its
- * position. HTTP clients drop or mangle anything outside visible ASCII, so the value sent would
- * differ from the value the node keeps out of messages.
+ * Whether a header value cannot carry the character as typed. HTTP clients drop or mangle
+ * anything outside visible ASCII, so the value sent would differ from the value the node keeps
+ * out of messages.
  */
-function hiddenCharacter(text: string): string | undefined {
-	let position = 0;
-	for (const character of text) {
-		position++;
-		const code = character.codePointAt(0) as number;
-		if (code >= 0x21 && code <= 0x7e) continue;
-		const hex = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
-		const kind =
-			NAMED_CHARACTERS[code] ??
-			(code <= 0x1f || code === 0x7f
-				? 'a control character'
-				: `the non-ASCII character "${character}"`);
-		return `${kind} (${hex}) at position ${position}`;
-	}
-	return undefined;
+function notVisibleAscii(character: string): boolean {
+	const code = character.codePointAt(0) as number;
+	return code < 0x21 || code > 0x7e;
 }
 
 function headerValue(label: string, value: unknown): string | CredentialProblem {
@@ -70,7 +45,7 @@ function headerValue(label: string, value: unknown): string | CredentialProblem 
 			fix: `Open the credential and enter the ${label}.`,
 		};
 	}
-	const hidden = hiddenCharacter(text);
+	const hidden = refusedCharacter(text, notVisibleAscii);
 	if (hidden !== undefined) {
 		return {
 			problem: `The ${label} in the Business CRM credential contains ${hidden}`,
