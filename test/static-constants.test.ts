@@ -7,6 +7,7 @@ import dns from 'node:dns';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkCredential } from '../nodes/BusinessCrm/shared/credential';
+import { describeFailure } from '../nodes/BusinessCrm/shared/failures';
 import { Pacer } from '../nodes/BusinessCrm/shared/pacing';
 import { redact } from '../nodes/BusinessCrm/shared/redaction';
 import { LIST_SEARCH_TIMEOUT_MS } from '../nodes/BusinessCrm/listSearch/searchBusinesses';
@@ -119,6 +120,54 @@ describe('the shortest API key', () => {
 	});
 });
 
+describe('the characters named in messages', () => {
+	it('each has its own name, at its position', () => {
+		const named: Array<[string, string]> = [
+			['\t', 'a tab (U+0009)'],
+			['\n', 'a line break (U+000A)'],
+			['\r', 'a line break (U+000D)'],
+			[' ', 'a space (U+0020)'],
+			['\u00a0', 'a no-break space (U+00A0)'],
+			['\u00ad', 'a soft hyphen (U+00AD)'],
+			['\u200b', 'a zero-width space (U+200B)'],
+			['\u200c', 'a zero-width non-joiner (U+200C)'],
+			['\u200d', 'a zero-width joiner (U+200D)'],
+			['\u2060', 'a word joiner (U+2060)'],
+			['\ufeff', 'a byte order mark (U+FEFF)'],
+			['\u0085', 'a control character (U+0085)'],
+			['\u2062', 'an invisible formatting character (U+2062)'],
+			['\u3000', 'an unusual space (U+3000)'],
+		];
+		for (const [character, name] of named) {
+			expect(
+				checkCredential({
+					baseUrl: 'https://api.example.com',
+					apiKey: `abcd${character}efgh`,
+					organizationId: 'org_1',
+				}),
+			).toMatchObject({
+				problem: `The API Key in the Business CRM credential contains ${name} at position 5`,
+			});
+		}
+	});
+
+	it('a space in the Base URL is left to the spaces check; every other invisible one is named', () => {
+		const check = (baseUrl: string) =>
+			checkCredential({ baseUrl, apiKey: 'abcdefgh', organizationId: 'org_1' });
+		expect(check('https://api.example.com /x')).toMatchObject({
+			problem: expect.stringContaining('contains spaces.') as string,
+		});
+		expect(check('https://api.example.com\u3000/x')).toMatchObject({
+			problem: expect.stringContaining(
+				'contains an unusual space (U+3000) at position 24.',
+			) as string,
+		});
+		expect(check('https://api.example.com/\u00e9')).toMatchObject({
+			baseUrl: 'https://api.example.com/\u00e9',
+		});
+	});
+});
+
 describe('secrets are redacted from 4 characters on, in every encoding', () => {
 	it('a secret of 4 characters is redacted, one of 3 is not', () => {
 		expect(redact('abcd abc', ['abcd'])).toBe('[redacted] abc');
@@ -149,6 +198,47 @@ describe('secrets are redacted from 4 characters on, in every encoding', () => {
 	it('the longer of two overlapping secrets is cut out whole', () => {
 		expect(redact('pass-word-long', ['pass', 'pass-word-long'])).toBe('[redacted]');
 	});
+});
+
+describe('named certificate problems and n8n refusals', () => {
+	const failed = (fields: Record<string, string>) =>
+		Object.assign(new Error(fields.message ?? 'x'), fields);
+
+	it('each certificate code the node knows is named in words, and nothing reached the API', () => {
+		const named = {
+			DEPTH_ZERO_SELF_SIGNED_CERT: 'it is self-signed',
+			SELF_SIGNED_CERT_IN_CHAIN: 'it is signed by a self-signed certificate',
+			CERT_HAS_EXPIRED: 'it has expired',
+			CERT_NOT_YET_VALID: 'it is not valid yet',
+			ERR_TLS_CERT_ALTNAME_INVALID: 'it is made out to another host name',
+			UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'it is not signed by a trusted authority',
+			UNABLE_TO_GET_ISSUER_CERT: 'it is not signed by a trusted authority',
+			UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'it is not signed by a trusted authority',
+			CERT_UNTRUSTED: 'it is not trusted',
+			CERT_REVOKED: 'it has been revoked',
+			CERT_SIGNATURE_FAILURE: 'its signature is invalid',
+		};
+		for (const [code, words] of Object.entries(named)) {
+			expect(describeFailure(failed({ code }), { hasRequestOptions: true })).toMatchObject({
+				message: `the TLS certificate of the API was not accepted: ${words} (${code})`,
+				mayHaveReachedApi: false,
+			});
+		}
+	});
+
+	it.each(['SsrfBlockedIpError', 'SsrfBlockedHostnameError'])(
+		"n8n's SSRF protection (%s) is named, and nothing reached the API",
+		(name) => {
+			expect(
+				describeFailure(failed({ name, message: 'IP 10.0.0.1 is blocked' }), {
+					hasRequestOptions: true,
+				}),
+			).toMatchObject({
+				message: 'n8n blocked it: iP 10.0.0.1 is blocked',
+				mayHaveReachedApi: false,
+			});
+		},
+	);
 });
 
 describe('timeouts', () => {
