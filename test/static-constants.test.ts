@@ -11,7 +11,7 @@ import { describeFailure } from '../nodes/BusinessCrm/shared/failures';
 import { Pacer } from '../nodes/BusinessCrm/shared/pacing';
 import { redact } from '../nodes/BusinessCrm/shared/redaction';
 import { LIST_SEARCH_TIMEOUT_MS } from '../nodes/BusinessCrm/listSearch/searchBusinesses';
-import { runNode, type CrmCredentials } from './helpers/harness';
+import { runNode, testCredential, type CrmCredentials } from './helpers/harness';
 import { byId } from './helpers/fixtures';
 
 const getBusiness = { resource: 'business', operation: 'get', businessId: byId('biz_1') };
@@ -105,6 +105,24 @@ describe('redirect statuses', () => {
 			`Get business failed: the Business CRM API answered 303, redirecting to http://127.0.0.1:${port}/moved/api/business/biz_1`,
 		);
 		expect(seen).toEqual(['GET /api/business/biz_1']);
+	});
+});
+
+describe("the credential Test's redirect rules", () => {
+	it('each redirect status fails the Test with the redirect message, and is not followed', async () => {
+		for (const status of [301, 302, 303, 307, 308]) {
+			answer = () => ({
+				status,
+				headers: { location: `http://127.0.0.1:${port}/elsewhere` },
+				body: '',
+			});
+			expect(await testCredential(credentials())).toMatchObject({
+				status: 'Error',
+				message: `The API answered with a redirect to another address. The node does not follow redirects, so the API key never goes to an address you did not enter: put the address of the API itself into the Base URL. (HTTP ${status})`,
+			});
+		}
+		expect(seen).toHaveLength(5);
+		expect(seen.every((request) => request === 'GET /api/public/v1/test-api-key')).toBe(true);
 	});
 });
 
