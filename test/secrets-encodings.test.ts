@@ -11,9 +11,9 @@ import { runNode, testCredential, type CrmCredentials, type RunResult } from './
 import { byId } from './helpers/fixtures';
 
 /** A plain key, each of whose 3-character pieces is unlikely anywhere else. */
-const PLAIN_KEY = 'Qx8Zq7Kp2Vd7Rw4Jm9Tn5Hs1Lb';
+const PLAIN_CANARY = 'Qx8Zq7Kp2Vd7Rw4Jm9Tn5Hs1Lb';
 /** A key holding every character some encoding changes: quote, backslash, %, +, /, =, &, <, >, !, (. */
-const ODD_KEY = 'Qx8"Zq\\Kp+/Vd7=Rw4%Jm9&Tn<Hs>Lb!(';
+const ODD_CANARY = 'Qx8"Zq\\Kp+/Vd7=Rw4%Jm9&Tn<Hs>Lb!(';
 
 interface Answer {
 	status: number;
@@ -114,7 +114,7 @@ describe('a key cut by an excerpt leaves none of its characters', () => {
 		answer = (key) => ({ status: 200, type: 'text/html', body: `<p>${'-'.repeat(60)}${key}</p>` });
 		for (const onError of [undefined, 'continueRegularOutput'] as const) {
 			const result = await runNode({
-				credentials: credentials(PLAIN_KEY),
+				credentials: credentials(PLAIN_CANARY),
 				parameters: getBusiness,
 				onError,
 			});
@@ -122,20 +122,20 @@ describe('a key cut by an excerpt leaves none of its characters', () => {
 			expect(shown).toMatch(
 				/^Get business failed: the Business CRM API answered 200 with a body that is not JSON/,
 			);
-			expect(piecesIn(produced(result), PLAIN_KEY)).toEqual([]);
+			expect(piecesIn(produced(result), PLAIN_CANARY)).toEqual([]);
 		}
 	});
 
 	it('a key cut by the 80-character excerpt of a JSON value leaves none of its characters', async () => {
 		// A JSON string, not an object: quoted in the error as JSON, cut at 80 characters.
 		answer = (key) => ({ status: 200, body: JSON.stringify(`${'-'.repeat(60)}${key}`) });
-		const result = await runNode({ credentials: credentials(ODD_KEY), parameters: getBusiness });
+		const result = await runNode({ credentials: credentials(ODD_CANARY), parameters: getBusiness });
 		const error = result.error as RunResult['error'] & { description?: string };
 		expect(error?.message).toBe(
 			'Get business failed: the Business CRM API answered 200 with JSON that is a string, not an object or a list',
 		);
 		expect(error?.description).toMatch(/^Expected a JSON object or list, but the reply was "-+\[/);
-		expect(piecesIn(produced(result), ODD_KEY)).toEqual([]);
+		expect(piecesIn(produced(result), ODD_CANARY)).toEqual([]);
 	});
 });
 
@@ -148,13 +148,16 @@ describe('the key never appears encoded', () => {
 				location: `/customers/cust_9?a=${encodeURIComponent(key)}&b=${lowerHex(encodeURIComponent(key))}&c=${formEncoded(key)}`,
 			},
 		});
-		const result = await runNode({ credentials: credentials(ODD_KEY), parameters: createCustomer });
+		const result = await runNode({
+			credentials: credentials(ODD_CANARY),
+			parameters: createCustomer,
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.items[0]?.json.location).toBe(
 			'/customers/cust_9?a=[redacted]&b=[redacted]&c=[redacted]',
 		);
 		const text = produced(result);
-		expect(encodedForms(ODD_KEY).filter((form) => text.includes(form))).toEqual([]);
+		expect(encodedForms(ODD_CANARY).filter((form) => text.includes(form))).toEqual([]);
 	});
 
 	it('the key never appears URL-encoded in an error that quotes the request', async () => {
@@ -167,7 +170,7 @@ describe('the key never appears encoded', () => {
 		});
 		for (const onError of [undefined, 'continueRegularOutput'] as const) {
 			const result = await runNode({
-				credentials: credentials(ODD_KEY),
+				credentials: credentials(ODD_CANARY),
 				parameters: getBusiness,
 				onError,
 			});
@@ -176,7 +179,7 @@ describe('the key never appears encoded', () => {
 				/^Get business failed: the Business CRM API answered 401 "Unauthorized: GET \/api\/business\/biz_1\?api_key=\[redacted\] \(also \[redacted\]\)"/,
 			);
 			const text = produced(result);
-			expect(encodedForms(ODD_KEY).filter((form) => text.includes(form))).toEqual([]);
+			expect(encodedForms(ODD_CANARY).filter((form) => text.includes(form))).toEqual([]);
 		}
 	});
 
@@ -187,7 +190,7 @@ describe('the key never appears encoded', () => {
 			body: `{"key":"${jsonEscaped(key)}"} ${unicodeEscaped(key)}`,
 		});
 		const result = await runNode({
-			credentials: credentials(ODD_KEY),
+			credentials: credentials(ODD_CANARY),
 			parameters: getBusiness,
 		});
 		expect(result.error?.message).toBe(
@@ -197,7 +200,7 @@ describe('the key never appears encoded', () => {
 			/^Expected JSON but got content type text\/plain, starting "\{"key":"\[redacted\]"\} \[redacted\]"/,
 		);
 		const text = produced(result);
-		expect(encodedForms(ODD_KEY).filter((form) => text.includes(form))).toEqual([]);
+		expect(encodedForms(ODD_CANARY).filter((form) => text.includes(form))).toEqual([]);
 	});
 
 	it('the key never appears URL-encoded in a redirect the error names', async () => {
@@ -206,12 +209,12 @@ describe('the key never appears encoded', () => {
 			body: '',
 			headers: { location: `${url}/login/${encodeURIComponent(key)}/api/business/biz_1` },
 		});
-		const result = await runNode({ credentials: credentials(ODD_KEY), parameters: getBusiness });
+		const result = await runNode({ credentials: credentials(ODD_CANARY), parameters: getBusiness });
 		expect(result.error?.message).toMatch(
 			/^Get business failed: the Business CRM API answered 302, redirecting to /,
 		);
 		const text = produced(result);
-		expect(encodedForms(ODD_KEY).filter((form) => text.includes(form))).toEqual([]);
+		expect(encodedForms(ODD_CANARY).filter((form) => text.includes(form))).toEqual([]);
 	});
 });
 
@@ -223,14 +226,14 @@ describe('a key holding a quote or backslash', () => {
 				content: { business: { id: 'biz_1', note: `seen ${key}`, [key]: 1 } },
 			}),
 		});
-		const result = await runNode({ credentials: credentials(ODD_KEY), parameters: getBusiness });
+		const result = await runNode({ credentials: credentials(ODD_CANARY), parameters: getBusiness });
 		expect(result.error).toBeUndefined();
 		expect(result.items[0]?.json).toEqual({
 			id: 'biz_1',
 			note: 'seen [redacted]',
 			'[redacted]': 1,
 		});
-		expect(piecesIn(produced(result), ODD_KEY, 4)).toEqual([]);
+		expect(piecesIn(produced(result), ODD_CANARY, 4)).toEqual([]);
 	});
 
 	it('a key holding a quote or backslash is redacted from an API error text', async () => {
@@ -238,11 +241,11 @@ describe('a key holding a quote or backslash', () => {
 			status: 403,
 			body: JSON.stringify({ message: 'Forbidden', err: `key ${key} may not read this` }),
 		});
-		const result = await runNode({ credentials: credentials(ODD_KEY), parameters: getBusiness });
+		const result = await runNode({ credentials: credentials(ODD_CANARY), parameters: getBusiness });
 		expect(result.error?.message).toBe(
 			'Get business failed: the Business CRM API answered 403 "Forbidden: key [redacted] may not read this"',
 		);
-		expect(piecesIn(produced(result), ODD_KEY, 4)).toEqual([]);
+		expect(piecesIn(produced(result), ODD_CANARY, 4)).toEqual([]);
 	});
 });
 
@@ -289,7 +292,7 @@ describe('an invisible character in the Base URL', () => {
 			expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d{5}$/);
 			for (const onError of [undefined, 'continueRegularOutput'] as const) {
 				const result = await runNode({
-					credentials: credentials(PLAIN_KEY, baseUrl),
+					credentials: credentials(PLAIN_CANARY, baseUrl),
 					parameters: getBusiness,
 					onError,
 				});
@@ -304,7 +307,7 @@ describe('an invisible character in the Base URL', () => {
 
 	it("an invisible character in the Base URL fails the credential's Test, and nothing is sent", async () => {
 		for (const baseUrl of [`${url}/\u200b`, `\u200b${url}`, `${url}/\u00ad`, `${url}\u2060`]) {
-			expect(await testCredential(credentials(PLAIN_KEY, baseUrl))).toEqual({
+			expect(await testCredential(credentials(PLAIN_CANARY, baseUrl))).toEqual({
 				status: 'Error',
 				message: 'Invalid URL',
 			});
@@ -314,7 +317,7 @@ describe('an invisible character in the Base URL', () => {
 
 	it('an invisible formatting character in the Organization ID is named as one, with its position', async () => {
 		const result = await runNode({
-			credentials: { ...credentials(PLAIN_KEY), organizationId: 'org\u2062echo' },
+			credentials: { ...credentials(PLAIN_CANARY), organizationId: 'org\u2062echo' },
 			parameters: getBusiness,
 		});
 		expect(result.error?.message).toBe(
