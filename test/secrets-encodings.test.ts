@@ -218,6 +218,47 @@ describe('the key never appears encoded', () => {
 	});
 });
 
+describe('a password in the Base URL', () => {
+	it('a percent-encoded password in the Base URL is redacted as the API received it, decoded', async () => {
+		answer = (_key, req) => {
+			const basic = Buffer.from(
+				String(req.headers.authorization ?? '').replace(/^Basic /, ''),
+				'base64',
+			).toString();
+			return {
+				status: 401,
+				body: JSON.stringify({ message: 'Unauthorized', err: `no user ${basic}` }),
+			};
+		};
+		const result = await runNode({
+			credentials: credentials(PLAIN_CANARY, url.replace('//', '//someone:pa%40ss%2Bword@')),
+			parameters: getBusiness,
+		});
+		expect(result.error?.message).toBe(
+			'Get business failed: the Business CRM API answered 401 "Unauthorized: no user someone:[redacted]"',
+		);
+		expect(produced(result)).not.toContain('pa@ss+word');
+	});
+
+	it('a password that is not valid percent-encoding is redacted as typed, and in the Authorization header an API echoes', async () => {
+		answer = (_key, req) => ({
+			status: 401,
+			body: JSON.stringify({
+				message: 'Unauthorized',
+				err: `bad ${String(req.headers.authorization)}`,
+			}),
+		});
+		const result = await runNode({
+			credentials: credentials(PLAIN_CANARY, url.replace('//', '//someone:100%-sure@')),
+			parameters: getBusiness,
+		});
+		expect(result.error?.message).toBe(
+			'Get business failed: the Business CRM API answered 401 "Unauthorized: bad Basic [redacted]"',
+		);
+		expect(produced(result)).not.toContain('100%-sure');
+	});
+});
+
 describe('a key holding a quote or backslash', () => {
 	it('a key holding a quote or backslash is redacted from a successful output', async () => {
 		answer = (key) => ({

@@ -37,6 +37,27 @@ function notVisibleAscii(character: string): boolean {
 	return code < 0x21 || code > 0x7e;
 }
 
+/** A password as typed in the URL, decoded as it is sent (p%40ss goes as p@ss). */
+function decoded(password: string): string {
+	try {
+		return decodeURIComponent(password);
+	} catch {
+		return password;
+	}
+}
+
+/**
+ * A password in the URL as typed, as sent (decoded), and as the Authorization header carries it
+ * (user:password in Base64), which an API that echoes request headers would show.
+ */
+function passwordForms(url: string): string[] {
+	const password = urlPassword(url);
+	if (password === undefined) return [];
+	const user = /^[a-z]+:\/\/([^/?#@:]*):/i.exec(url)?.[1] ?? '';
+	const basic = Buffer.from(`${decoded(user)}:${decoded(password)}`).toString('base64');
+	return [password, decoded(password), basic];
+}
+
 function headerValue(label: string, value: unknown): string | CredentialProblem {
 	const text = String(value ?? '').trim();
 	if (text === '') {
@@ -82,9 +103,8 @@ export function checkCredential(
 	}
 	const organizationId = headerValue('Organization ID', data.organizationId);
 	if (typeof organizationId !== 'string') return organizationId;
-	const password = urlPassword(url);
 	// Only the key is secret; the organization ID stays readable, since a 403 asks to check it.
-	const secrets = password === undefined ? [apiKey] : [apiKey, password];
+	const secrets = [apiKey, ...passwordForms(url)];
 	return {
 		baseUrl: url,
 		apiKey,
