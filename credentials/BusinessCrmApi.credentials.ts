@@ -10,8 +10,8 @@ import type {
  * The credential test's Base URL. An expression holds no code of the node, so this repeats with
  * plain string methods what parseBaseUrl does: repairs spaces, a mistyped http(s) scheme, no
  * scheme (https), trailing slashes and a copied /api/public/v1, and turns what it refuses
- * (another scheme, ? or #, inner spaces, no host) into "", which n8n reports as an invalid URL
- * without sending anything. The node explains those when it runs.
+ * (another scheme, ? or #, inner spaces, invisible characters, no host) into "", which n8n
+ * reports as an invalid URL without sending anything. The node explains those when it runs.
  */
 const TEST_BASE_URL =
 	'={{ String($credentials.baseUrl ?? "").trim()' +
@@ -19,7 +19,7 @@ const TEST_BASE_URL =
 	'.replace(/^h+t+p+(?::\\/*|\\/+)/i, "http://")' +
 	'.replace(/^(?![a-z][a-z0-9+.-]*:\\/\\/)/i, "https://")' +
 	'.replace(/(\\/api\\/public\\/v1)?\\/*$/i, "")' +
-	'.replace(/^.*[?#\\s].*$|^(?!https?:\\/\\/[^/:]).*$/i, "") }}';
+	'.replace(/^.*[?#\\s\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u206f\\ufeff\\ufff9-\\ufffb].*$|^(?!https?:\\/\\/[^/:]).*$/i, "") }}';
 
 const REDIRECT_MESSAGE =
 	'The API answered with a redirect to another address. The node does not follow redirects, so the API key never goes to an address you did not enter: put the address of the API itself into the Base URL.';

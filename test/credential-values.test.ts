@@ -32,7 +32,7 @@ describe('a character that cannot travel as typed is named, with its position', 
 		['U+007F (DEL)', '\u007f', 'a control character (U+007F)'],
 		['U+0020 (space)', ' ', 'a space (U+0020)'],
 		['U+00E9 (é)', '\u00e9', 'the non-ASCII character "\u00e9" (U+00E9)'],
-		['U+0080', '\u0080', 'the non-ASCII character "\u0080" (U+0080)'],
+		['U+0080', '\u0080', 'a control character (U+0080)'],
 	])('%s', (_label, character, named) => {
 		expect(check(`abcd${character}efgh1234`)).toEqual({
 			problem: `The API Key in the Business CRM credential contains ${named} at position 5`,

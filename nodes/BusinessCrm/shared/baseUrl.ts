@@ -1,3 +1,5 @@
+import { INVISIBLE, refusedCharacter } from './characters';
+
 /** The versioned path prefix of the API (spec section 9); the node adds it itself. */
 const VERSION_PREFIX = /\/api\/public\/v1\/*$/i;
 
@@ -32,6 +34,14 @@ export function parseBaseUrl(value: unknown): {
 	const typed = typeof value === 'string' ? value.trim() : '';
 	if (typed === '') return { problem: 'The Base URL is empty.' + EXAMPLE };
 	const quoted = `"${withoutPassword(typed)}"`;
+	// Pasted with the address, such a character becomes part of the host or a path segment.
+	const invisible = refusedCharacter(
+		typed,
+		(character) => character !== ' ' && INVISIBLE.test(character),
+	);
+	if (invisible !== undefined) {
+		return { problem: `The Base URL ${quoted} contains ${invisible}.${EXAMPLE}` };
+	}
 	let url;
 	let schemeAssumed = false;
 	const scheme = /^(h+t+p+)(s*)(?::\/*|\/+)/i.exec(typed);

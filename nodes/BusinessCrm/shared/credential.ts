@@ -1,5 +1,6 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { parseBaseUrl, urlPassword } from './baseUrl';
+import { refusedCharacter } from './characters';
 
 export const CREDENTIAL_TYPE = 'businessCrmApi';
 
@@ -26,40 +27,35 @@ export interface CredentialProblem {
 	fix: string;
 }
 
-const NAMED_CHARACTERS: Record<number, string> = {
-	0x09: 'a tab',
-	0x0a: 'a line break',
-	0x0d: 'a line break',
-	0x20: 'a space',
-	0xa0: 'a no-break space',
-	0xad: 'a soft hyphen',
-	0x200b: 'a zero-width space',
-	0x200c: 'a zero-width non-joiner',
-	0x200d: 'a zero-width joiner',
-	0x2060: 'a word joiner',
-	0xfeff: 'a byte order mark',
-};
+/**
+ * Whether a header value cannot carry the character as typed. HTTP clients drop or mangle
+ * anything outside visible ASCII, so the value sent would differ from the value the node keeps
+ * out of messages.
+ */
+function notVisibleAscii(character: string): boolean {
+	const code = character.codePointAt(0) as number;
+	return code < 0x21 || code > 0x7e;
+}
+
+/** A password as typed in the URL, decoded as it is sent (p%40ss goes as p@ss). */
+function decoded(password: string): string {
+	try {
+		return decodeURIComponent(password);
+	} catch {
+		return password;
+	}
+}
 
 /**
- * The first character of a header value that cannot travel as typed, described with its
- * position. HTTP clients drop or mangle anything outside visible ASCII, so the value sent would
- * differ from the value the node keeps out of messages.
+ * A password in the URL as typed, as sent (decoded), and as the Authorization header carries it
+ * (user:password in Base64), which an API that echoes request headers would show.
  */
-function hiddenCharacter(text: string): string | undefined {
-	let position = 0;
-	for (const character of text) {
-		position++;
-		const code = character.codePointAt(0) as number;
-		if (code >= 0x21 && code <= 0x7e) continue;
-		const hex = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
-		const kind =
-			NAMED_CHARACTERS[code] ??
-			(code <= 0x1f || code === 0x7f
-				? 'a control character'
-				: `the non-ASCII character "${character}"`);
-		return `${kind} (${hex}) at position ${position}`;
-	}
-	return undefined;
+function passwordForms(url: string): string[] {
+	const password = urlPassword(url);
+	if (password === undefined) return [];
+	const user = /^[a-z]+:\/\/([^/?#@:]*):/i.exec(url)?.[1] ?? '';
+	const basic = Buffer.from(`${decoded(user)}:${decoded(password)}`).toString('base64');
+	return [password, decoded(password), basic];
 }
 
 function headerValue(label: string, value: unknown): string | CredentialProblem {
@@ -70,7 +66,7 @@ function headerValue(label: string, value: unknown): string | CredentialProblem 
 			fix: `Open the credential and enter the ${label}.`,
 		};
 	}
-	const hidden = hiddenCharacter(text);
+	const hidden = refusedCharacter(text, notVisibleAscii);
 	if (hidden !== undefined) {
 		return {
 			problem: `The ${label} in the Business CRM credential contains ${hidden}`,
@@ -107,9 +103,8 @@ export function checkCredential(
 	}
 	const organizationId = headerValue('Organization ID', data.organizationId);
 	if (typeof organizationId !== 'string') return organizationId;
-	const password = urlPassword(url);
 	// Only the key is secret; the organization ID stays readable, since a 403 asks to check it.
-	const secrets = password === undefined ? [apiKey] : [apiKey, password];
+	const secrets = [apiKey, ...passwordForms(url)];
 	return {
 		baseUrl: url,
 		apiKey,

@@ -1,4 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { redact, type ApiReply } from './redaction';
+
+export { redact, type ApiReply } from './redaction';
 import type {
 	IExecuteSingleFunctions,
 	ILoadOptionsFunctions,
@@ -7,13 +10,6 @@ import type {
 } from 'n8n-workflow';
 
 type Context = IExecuteSingleFunctions | ILoadOptionsFunctions | IPollFunctions;
-
-/** The parts of an API reply an error message is made from. */
-export interface ApiReply {
-	statusCode: number;
-	body: unknown;
-	headers: Record<string, unknown>;
-}
 
 export const KEY_HELP =
 	'API keys are managed by an organization administrator in the dashboard (Settings › Organization › API Keys).';
@@ -25,15 +21,6 @@ const STATUS_HINTS: Record<number, string> = {
 	403: `The API key is valid but not allowed to do this. Check the Organization ID in the credential (it must be the organization the key belongs to) and the key's permissions. ${KEY_HELP}`,
 	404: 'The API did not find what was asked for.',
 };
-
-/** Never lets a secret reach a message: the API might echo the key back in its error text. */
-export function redact(text: string, secrets: string[]): string {
-	let result = text;
-	for (const secret of secrets) {
-		if (secret.length >= 4) result = result.split(secret).join('[redacted]');
-	}
-	return result;
-}
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
 	return value !== null && typeof value === 'object' && !Array.isArray(value)

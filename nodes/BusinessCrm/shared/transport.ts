@@ -1,3 +1,8 @@
+/**
+ * Sends the node's API requests: the credential applied, retries as the API asks, every reply
+ * cleaned of secrets and checked before anything reads it. Pacing is in pacing.ts, waits and
+ * retry rules in retries.ts, redaction in redaction.ts.
+ */
 import { sleep } from 'n8n-workflow';
 import type {
 	IDataObject,
@@ -7,23 +12,29 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 import { checkCredential, CREDENTIAL_TYPE, type CheckedCredential } from './credential';
-import { httpError, inputError, redact, transportError, type ApiReply } from './errors';
+import { httpError, inputError, transportError } from './errors';
 import { describeFailure, describeRedirect, errorCode } from './failures';
+import { gateFor, type Pacer } from './pacing';
+import { excerpt, withoutSecrets, type ApiReply } from './redaction';
+import {
+	backoffMs,
+	requestedWait,
+	TRANSIENT_CODES,
+	TRANSIENT_STATUSES,
+	type RetryPolicy,
+} from './retries';
+
+// What other files import from here.
+export { MAX_PARALLEL_REQUESTS } from './pacing';
+export {
+	backoffMs,
+	DEFAULT_RETRY_POLICY,
+	invalidWait,
+	requestedWaitMs,
+	type RetryPolicy,
+} from './retries';
 
 type Context = IExecuteSingleFunctions | ILoadOptionsFunctions | IPollFunctions;
-
-/** How hard to try before giving up; the node's Options let a user change it. */
-export interface RetryPolicy {
-	/** Retries after the first attempt. */
-	maxRetries: number;
-	/** Total time all waits of one request may add up to. */
-	maxWaitMs: number;
-}
-
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-	maxRetries: 5,
-	maxWaitMs: 120_000,
-};
 
 export interface ApiRequest {
 	/** Says what the request was for, in errors ("Get business", "Create customer"). */
@@ -51,176 +62,6 @@ export interface ApiRequest {
 	listPage?: boolean;
 }
 
-/**
- * Holds back the requests of one node run. n8n starts every input item's request at once, so
- * 1,000 items would be 1,000 parallel requests and a wall of 429s; a request keeps its slot
- * while it waits out a 429, which makes the others wait too.
- */
-export const MAX_PARALLEL_REQUESTS = 10;
-
-/** Per success, the paced rate grows by this many requests/s: about 1% a second at any rate. */
-const PROBE_STEP = 0.01;
-/** After a further 429 the paced rate is cut to this share. */
-const BACKOFF = 0.95;
-/** Never slower than one request in 10 s, so a run cannot be paced to a standstill. */
-const MIN_RATE = 0.1;
-
-/**
- * Paces a run the API has rate-limited, like the AWS SDKs' adaptive retry mode. Until the first
- * 429 nothing is held back. That 429 holds every request of the run until the time the API asked
- * for; from then on requests leave at the rate that succeeded, raised a little with every success
- * in case the limit rises, and cut once per rate-limit window that still answers 429.
- */
-class Pacer {
-	private startedAt?: number;
-	private successes = 0;
-	private holdUntil = 0;
-	/** Set by the first 429 after a success: the rate is measured when the hold ends. */
-	private measuring = false;
-	/** The time before the first 429, and the wait it asked for. */
-	private before = 0;
-	private asked = 0;
-	/** Requests per second once paced. */
-	private rate?: number;
-	private nextAt = 0;
-	private changedAt = 0;
-	/** Until then, 429s come from the window that was already full when the rate was cut. */
-	private quietUntil = 0;
-
-	/** Waits for this request's turn; returns the time it may be sent. */
-	async turn(signal?: AbortSignal): Promise<number> {
-		for (;;) {
-			const now = Date.now();
-			this.startedAt ??= now;
-			if (now < this.holdUntil) {
-				await sleep(this.holdUntil - now, signal);
-				continue;
-			}
-			if (this.measuring) {
-				this.measuring = false;
-				// The successes were spread over the time before the 429, or over one window at
-				// least, which is no shorter than the wait the API asked for.
-				const span = Math.max(1, this.asked, this.before);
-				this.rate = Math.max(MIN_RATE, (this.successes * 1000) / span);
-				this.nextAt = now;
-			}
-			if (this.rate === undefined) return now;
-			const at = Math.max(now, this.nextAt);
-			this.nextAt = at + 1000 / this.rate;
-			if (at > now) await sleep(at - now, signal);
-			return at;
-		}
-	}
-
-	succeeded(): void {
-		this.successes++;
-		if (this.rate !== undefined) this.rate += PROBE_STEP;
-	}
-
-	/** A 429 for a request sent at `sentAt`, which will be retried after `waitMs`. */
-	throttled(sentAt: number, waitMs: number): void {
-		// Replies to requests sent before the last change say nothing new.
-		const now = Date.now();
-		if (sentAt < this.changedAt || now < this.quietUntil) return;
-		this.changedAt = now;
-		if (this.rate === undefined) {
-			this.holdUntil = Math.max(this.holdUntil, now + waitMs);
-			if (this.successes > 0 && !this.measuring) {
-				this.measuring = true;
-				this.before = now - (this.startedAt ?? now);
-				this.asked = waitMs;
-			}
-			return;
-		}
-		this.rate = Math.max(MIN_RATE, this.rate * BACKOFF);
-		this.quietUntil = now + waitMs;
-	}
-}
-
-class RequestGate {
-	private active = 0;
-	private readonly waiting: Array<() => void> = [];
-	readonly pacer = new Pacer();
-
-	async acquire(): Promise<void> {
-		if (this.active < MAX_PARALLEL_REQUESTS) {
-			this.active++;
-			return;
-		}
-		await new Promise<void>((resolve) => this.waiting.push(resolve));
-	}
-
-	release(): void {
-		const next = this.waiting.shift();
-		if (next) next();
-		else this.active--;
-	}
-}
-
-// Keyed by the run's execute data, which every item of one node run shares; weak, so a
-// finished run's gate goes with it.
-const gates = new WeakMap<object, RequestGate>();
-
-function gateFor(ctx: Context): RequestGate | undefined {
-	if (!('getExecuteData' in ctx)) return undefined;
-	const key = ctx.getExecuteData();
-	let gate = gates.get(key);
-	if (!gate) {
-		gate = new RequestGate();
-		gates.set(key, gate);
-	}
-	return gate;
-}
-
-/** Statuses after which an idempotent request is worth sending again. */
-const TRANSIENT_STATUSES = new Set([502, 503, 504]);
-/** Connection failures after which an idempotent request is worth sending again. */
-const TRANSIENT_CODES = new Set(['ECONNRESET', 'EPIPE', 'EAI_AGAIN']);
-
-/** Seconds to wait as the reply asks: `retryAfter` in the body (spec 7), else a Retry-After header. */
-export function requestedWaitMs(reply: ApiReply, now = Date.now()): number | undefined {
-	const asked = (reply.body as { retryAfter?: unknown } | null | undefined)?.retryAfter;
-	// Only a number (or a number in a string) counts: Number(null) would be an instant retry.
-	const fromBody =
-		typeof asked === 'number' || (typeof asked === 'string' && asked.trim() !== '')
-			? Number(asked)
-			: NaN;
-	if (Number.isFinite(fromBody) && fromBody >= 0) return Math.ceil(fromBody * 1000);
-	const header = reply.headers['retry-after'];
-	if (typeof header === 'string' && header.trim() !== '') {
-		const seconds = Number(header);
-		// A number is never read as a date: V8 parses "-5" as a day in 2001, an instant retry.
-		if (!Number.isNaN(seconds)) {
-			return Number.isFinite(seconds) && seconds >= 0 ? Math.ceil(seconds * 1000) : undefined;
-		}
-		const date = Date.parse(header);
-		if (Number.isFinite(date)) return Math.max(0, date - now);
-	}
-	return undefined;
-}
-
-/** A wait the reply gave that cannot be waited (negative, not a number), for the message. */
-export function invalidWait(reply: ApiReply): string | undefined {
-	const asked = (reply.body as { retryAfter?: unknown } | null | undefined)?.retryAfter;
-	if (asked !== undefined && asked !== null && asked !== '') {
-		const value = typeof asked === 'number' || typeof asked === 'string' ? Number(asked) : NaN;
-		if (!Number.isFinite(value) || value < 0) return `retryAfter ${JSON.stringify(asked)}`;
-	}
-	const header = reply.headers['retry-after'];
-	// Spaces alone are Number 0, a wait that can be waited: nothing to name.
-	if (typeof header === 'string') {
-		const value = Number(header);
-		if (
-			Number.isNaN(value)
-				? !Number.isFinite(Date.parse(header))
-				: value < 0 || !Number.isFinite(value)
-		) {
-			return `Retry-After ${JSON.stringify(header)}`;
-		}
-	}
-	return undefined;
-}
-
 /** What the user can change once the rate limit outlasted the retries, where the request came from. */
 function rateLimitAdvice(ctx: Context, request: ApiRequest): string {
 	if (!('getExecuteData' in ctx)) {
@@ -241,11 +82,6 @@ function plural(count: number, one: string, many: string): string {
 /** Milliseconds as seconds for a message: "0.3 s", "2 s". */
 function seconds(ms: number): string {
 	return `${Number((ms / 1000).toFixed(1))} s`;
-}
-
-/** 1 s, 2 s, 4 s, … capped at 30 s: for replies that do not say how long to wait. */
-export function backoffMs(attempt: number): number {
-	return Math.min(30_000, 1000 * 2 ** attempt);
 }
 
 /**
@@ -297,9 +133,9 @@ function readBody(raw: unknown): Body {
 	}
 }
 
-function describeText(text: string, headers: Record<string, unknown>): string {
+function describeText(text: string, headers: Record<string, unknown>, secrets: string[]): string {
 	const type = typeof headers['content-type'] === 'string' ? headers['content-type'] : 'unknown';
-	const start = text.replace(/\s+/g, ' ').trim().slice(0, 80);
+	const start = excerpt(text, secrets);
 	return `content type ${type}${start ? `, starting "${start}"` : ''}`;
 }
 
@@ -308,31 +144,36 @@ function jsonKind(value: unknown): string {
 	return `a ${typeof value}`;
 }
 
-/** Every string in the value with the secrets cut out, object keys included. */
-function redactValue(value: unknown, secrets: string[]): unknown {
-	if (typeof value === 'string') return redact(value, secrets);
-	if (Array.isArray(value)) return value.map((entry) => redactValue(entry, secrets));
-	if (value !== null && typeof value === 'object') {
-		const copy: Record<string, unknown> = {};
-		for (const [key, entry] of Object.entries(value)) {
-			copy[redact(key, secrets)] = redactValue(entry, secrets);
-		}
-		return copy;
-	}
-	return value;
-}
-
-/** A reply whose JSON body echoes a secret has it cut out before anything reads it. */
-function withoutSecrets(reply: ApiReply, secrets: string[]): ApiReply {
-	const text = JSON.stringify(reply.body) ?? '';
-	const location = reply.headers.location;
-	const echoed = (candidate: string) => secrets.some((secret) => candidate.includes(secret));
-	if (!echoed(text) && !(typeof location === 'string' && echoed(location))) return reply;
-	return {
-		...reply,
-		body: redactValue(reply.body, secrets),
-		headers: redactValue(reply.headers, secrets) as Record<string, unknown>,
-	};
+/** One attempt: the reply with every secret cut out, and its body as read. */
+async function send(
+	ctx: Context,
+	options: IHttpRequestOptions,
+	baseUrl: string,
+	secrets: string[],
+): Promise<{ reply: ApiReply; body: Body }> {
+	const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
+		...options,
+		// Set here, not in requestDefaults: n8n takes the host of a requestDefaults baseURL
+		// into the credential's Allowed Domains, and the user's list should decide.
+		baseURL: baseUrl,
+		// A redirect would carry the key's headers to whatever host it names.
+		disableFollowRedirect: true,
+		json: true,
+		// Parsed here, so that a JSON string is told apart from text that is not JSON.
+		encoding: 'text',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+	})) as { statusCode: number; body: unknown; headers?: IDataObject };
+	const body = readBody(response.body);
+	const reply = withoutSecrets(
+		{
+			statusCode: response.statusCode,
+			body: body.json ? body.value : body.text,
+			headers: (response.headers ?? {}) as Record<string, unknown>,
+		},
+		secrets,
+	);
+	return { reply, body };
 }
 
 /**
@@ -360,7 +201,8 @@ async function sendWithRetries(
 	request: ApiRequest,
 	pacer?: Pacer,
 ): Promise<ApiReply> {
-	const { baseUrl, secrets, schemeAssumed } = await credentialFor(ctx, request.itemIndex);
+	const credential = await credentialFor(ctx, request.itemIndex);
+	const { baseUrl, secrets, schemeAssumed } = credential;
 	const idempotent = request.uncertainOutcome === undefined;
 	const { policy, itemIndex, what } = request;
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
@@ -379,16 +221,16 @@ async function sendWithRetries(
 	/** The "may or may not have happened" warning, for a change that may have reached the API. */
 	const uncertain = request.uncertainOutcome ? ` ${request.uncertainOutcome}` : '';
 	/** What to tell the user after an error status; undefined keeps the generic hint. */
-	const advice = (reply: ApiReply, asked: number | undefined): string | undefined => {
+	const advice = (reply: ApiReply): string | undefined => {
 		const status = reply.statusCode;
 		if (status === 429) {
-			const invalid = invalidWait(reply);
+			const wait = requestedWait(reply);
 			const askedText =
-				asked !== undefined
-					? `it asked to wait ${seconds(asked)}`
-					: invalid !== undefined
-						? `it gave an invalid wait (${invalid})`
-						: 'it did not say how long to wait';
+				wait === undefined
+					? 'it did not say how long to wait'
+					: 'ms' in wait
+						? `it asked to wait ${seconds(wait.ms)}`
+						: `it gave an invalid wait (${wait.invalid})`;
 			return `The API rate limit was hit and ${askedText}. Gave up after ${plural(attempt, 'retry', 'retries')} and ${seconds(waitedMs)} of waiting (limits: ${plural(policy.maxRetries, 'retry', 'retries')}, ${seconds(policy.maxWaitMs)}). ${rateLimitAdvice(ctx, request)}`;
 		}
 		const hint = request.hints?.[status];
@@ -403,28 +245,7 @@ async function sendWithRetries(
 		let body: Body;
 		const sentAt = (await pacer?.turn(signal)) ?? 0;
 		try {
-			const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
-				...request.options,
-				// Set here, not in requestDefaults: n8n takes the host of a requestDefaults baseURL
-				// into the credential's Allowed Domains, and the user's list should decide.
-				baseURL: baseUrl,
-				// A redirect would carry the key's headers to whatever host it names.
-				disableFollowRedirect: true,
-				json: true,
-				// Parsed here, so that a JSON string is told apart from text that is not JSON.
-				encoding: 'text',
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-			})) as { statusCode: number; body: unknown; headers?: IDataObject };
-			body = readBody(response.body);
-			reply = withoutSecrets(
-				{
-					statusCode: response.statusCode,
-					body: body.json ? body.value : body.text,
-					headers: (response.headers ?? {}) as Record<string, unknown>,
-				},
-				secrets,
-			);
+			({ reply, body } = await send(ctx, request.options, baseUrl, secrets));
 		} catch (error) {
 			const failure = describeFailure(error, {
 				timeoutMs: request.options.timeout,
@@ -441,43 +262,57 @@ async function sendWithRetries(
 		}
 
 		const status = reply.statusCode;
-		const asked = status === 429 ? requestedWaitMs(reply) : undefined;
+		const wait = status === 429 ? requestedWait(reply) : undefined;
+		const asked = wait && 'ms' in wait ? wait.ms : undefined;
 		const retryable = status === 429 || (idempotent && TRANSIENT_STATUSES.has(status));
 		const waitMs = asked ?? backoffMs(attempt);
 		if (status === 429 && retryAllowed(waitMs)) pacer?.throttled(sentAt, waitMs);
 		if (status >= 200 && status < 300) pacer?.succeeded();
 		if (retryable && (await waitForRetry(waitMs))) continue;
 		if (status >= 400) {
-			throw httpError(ctx, reply, secrets, what, itemIndex, advice(reply, asked));
+			throw httpError(ctx, reply, secrets, what, itemIndex, advice(reply));
 		}
-		if (status < 200 || status >= 300) {
-			const path = String(request.options.url ?? '');
-			const redirect = describeRedirect(status, reply.headers.location, baseUrl + path, path);
-			if (redirect) throw fail(redirect.message, redirect.description + uncertain);
-			throw fail(
-				`the Business CRM API answered with HTTP ${status}`,
-				`Expected a 2xx reply. Check that the Base URL points at the API itself, not at a page that redirects.${uncertain}`,
-			);
-		}
-		if (!body.json && body.text === '') {
-			if (request.emptyBodyIsSuccess) return reply;
-			throw fail(
-				`the Business CRM API answered ${status} with an empty body`,
-				`Expected a JSON reply. Check that the Base URL points at the API, not at a website or proxy page.${uncertain}`,
-			);
-		}
-		if (!body.json) {
-			throw fail(
-				`the Business CRM API answered ${status} with a body that is not JSON`,
-				`Expected JSON but got ${describeText(body.text, reply.headers)}. Check that the Base URL points at the API, not at a website or proxy page.${uncertain}`,
-			);
-		}
-		if (reply.body === null || typeof reply.body !== 'object') {
-			throw fail(
-				`the Business CRM API answered ${status} with JSON that is ${jsonKind(reply.body)}, not an object or a list`,
-				`Expected a JSON object or list, but the reply was ${JSON.stringify(reply.body).slice(0, 80)}. ${request.acceptedOutcome ?? `Check that the Base URL points at the API.${uncertain}`}`,
-			);
-		}
-		return reply;
+		return usableReply(reply, body, request, credential, fail, uncertain);
 	}
+}
+
+/** The reply of a request that did not fail with an error status, if the node can read it. */
+function usableReply(
+	reply: ApiReply,
+	body: Body,
+	request: ApiRequest,
+	{ baseUrl, secrets }: CheckedCredential,
+	fail: (message: string, description: string) => Error,
+	uncertain: string,
+): ApiReply {
+	const status = reply.statusCode;
+	if (status < 200 || status >= 300) {
+		const path = String(request.options.url ?? '');
+		const redirect = describeRedirect(status, reply.headers.location, baseUrl + path, path);
+		if (redirect) throw fail(redirect.message, redirect.description + uncertain);
+		throw fail(
+			`the Business CRM API answered with HTTP ${status}`,
+			`Expected a 2xx reply. Check that the Base URL points at the API itself, not at a page that redirects.${uncertain}`,
+		);
+	}
+	if (!body.json && body.text === '') {
+		if (request.emptyBodyIsSuccess) return reply;
+		throw fail(
+			`the Business CRM API answered ${status} with an empty body`,
+			`Expected a JSON reply. Check that the Base URL points at the API, not at a website or proxy page.${uncertain}`,
+		);
+	}
+	if (!body.json) {
+		throw fail(
+			`the Business CRM API answered ${status} with a body that is not JSON`,
+			`Expected JSON but got ${describeText(reply.body as string, reply.headers, secrets)}. Check that the Base URL points at the API, not at a website or proxy page.${uncertain}`,
+		);
+	}
+	if (reply.body === null || typeof reply.body !== 'object') {
+		throw fail(
+			`the Business CRM API answered ${status} with JSON that is ${jsonKind(reply.body)}, not an object or a list`,
+			`Expected a JSON object or list, but the reply was ${excerpt(JSON.stringify(reply.body), secrets)}. ${request.acceptedOutcome ?? `Check that the Base URL points at the API.${uncertain}`}`,
+		);
+	}
+	return reply;
 }
