@@ -95,14 +95,13 @@ describe('Business CRM in a real n8n', () => {
 		const { success, run } = await execute(workflow);
 		expect(success).toBe(true);
 
-		// The example creates with Skip Existing by email: each item wraps the customer.
+		// The example creates with Skip Existing by email: each item is the customer, marked.
 		const added = nodeOutput(run, 'Added').map((item) => {
-			expect(item.skipped).toBe(false);
-			return item.customer as Record<string, unknown>;
+			expect(item._skipExisting).toEqual({ skipped: false, outcome: 'created', matchOn: 'email' });
+			return item;
 		});
 		expect(added.map((c) => [c.firstName, c.company ?? null, c.businessId])).toEqual([
 			['Ada', 'Analytical Engines', businessId],
-			['Edsger', null, businessId],
 		]);
 		const refused = nodeOutput(run, 'Not Added');
 		// n8n adds the fields of the input row to an item on the error output.
@@ -116,11 +115,16 @@ describe('Business CRM in a real n8n', () => {
 					'Create customer failed: the Business CRM API answered 404 "Not Found: Business biz_unknown not found". The API did not find business "biz_unknown" (or the endpoint). Check the business ID, or pick the business from the list.',
 				firstName: 'Alan',
 			}),
+			// Without an email the node cannot tell whether the row was added before: not sent.
+			expect.objectContaining({
+				error: 'Email is empty, so the node cannot tell whether this customer already exists',
+				firstName: 'Edsger',
+			}),
 		]);
 		const errorRun = run.data.resultData.runData['Add Customer'][0].data?.main?.[1] ?? [];
-		expect(errorRun.map((item) => item.pairedItem)).toEqual([{ item: 1 }, { item: 2 }]);
-		// The refused empty name never reached the API.
-		expect(sandbox.requests.filter((r) => r.method === 'POST')).toHaveLength(3);
+		expect(errorRun.map((item) => item.pairedItem)).toEqual([{ item: 1 }, { item: 2 }, { item: 3 }]);
+		// The refused empty name and the row without an email never reached the API.
+		expect(sandbox.requests.filter((r) => r.method === 'POST')).toHaveLength(2);
 	});
 
 	it('exports all customers to a CSV file', async () => {
