@@ -16,6 +16,7 @@ import {
 	type Credential,
 	type UserFolder,
 } from './n8n';
+import { behaviourOf } from './versions';
 import { exampleWorkflow, prepareN8n, withNode } from './workflows';
 
 const CUSTOMERS = '/api/public/v1/customers';
@@ -206,11 +207,8 @@ describe('Business CRM in a real n8n', () => {
 			});
 		});
 
-		/**
-		 * What the credential modal shows, by n8n version. n8n 2.8.4's tester keeps only the
-		 * message of the NodeApiError its RoutingNode throws, so the rules' words never arrive.
-		 */
-		const before29 = () => /^2\.[0-8]\./.test(version);
+		/** What the credential modal shows differs by n8n version: see versions.ts. */
+		const behaviour = () => behaviourOf(version);
 
 		it('a bad key and another organization: the modal shows the rule words where n8n lets them through', async () => {
 			const wrongKey = await testCredential(n8n.url, session, {
@@ -219,7 +217,7 @@ describe('Business CRM in a real n8n', () => {
 			});
 			expect(wrongKey).toEqual({
 				status: 'Error',
-				message: before29()
+				message: !behaviour().credentialTestRuleWords
 					? 'Authorization failed - please check your credentials'
 					: 'The API rejected the API key (HTTP 401: missing or invalid key). Copy a current key from the organization dashboard (Settings › Organization › API Keys); keys are managed by an organization administrator.',
 			});
@@ -230,7 +228,7 @@ describe('Business CRM in a real n8n', () => {
 			});
 			expect(otherOrganization).toEqual({
 				status: 'Error',
-				message: before29()
+				message: !behaviour().credentialTestRuleWords
 					? 'Forbidden - perhaps check your credentials?'
 					: 'The API key is valid but not allowed here (HTTP 403). Check that the Organization ID is the one the key belongs to, and ask an organization administrator whether the key has the needed permissions.',
 			});
@@ -244,7 +242,7 @@ describe('Business CRM in a real n8n', () => {
 			});
 			expect(refused).toEqual({
 				status: 'Error',
-				message: before29() ? 'Invalid URL' : 'ERR_INVALID_URL',
+				message: behaviour().invalidUrlMessage,
 			});
 			expect(sandbox.requests).toEqual([]);
 		});
@@ -257,9 +255,7 @@ describe('Business CRM in a real n8n', () => {
 			});
 			// n8n passes OpenSSL's words on; the node itself says what to type (see the unit suite).
 			expect(schemeless.status).toBe('Error');
-			expect(schemeless.message).toMatch(
-				before29() ? /^write EPROTO .*wrong version number/ : /EPROTO/,
-			);
+			expect(schemeless.message).toMatch(behaviour().tlsMismatchMessage);
 			expect(sandbox.requests).toEqual([]);
 		});
 	});
