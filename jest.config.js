@@ -10,7 +10,7 @@ module.exports = {
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
 	},
-	setupFiles: ['<rootDir>/test/helpers/setup.ts'],
+	setupFiles: ['<rootDir>/test/helpers/setup.cts'],
 	testTimeout: 60_000,
 	// `npm test -- --coverage`: the node code only, held to the thresholds CI enforces.
 	collectCoverageFrom: ['<rootDir>/nodes/**/*.ts', '<rootDir>/credentials/**/*.ts'],

@@ -1,5 +1,5 @@
 /**
- * The docs check: `npm run test:docs` (see test/docs/check-docs.ts). No build, no n8n install.
+ * The docs check: `npm run test:docs` (see test/docs/check-docs.cts). No build, no n8n install.
  * Transpiled only (test/docs/tsconfig.json): `tsc -p tsconfig.test.json` type-checks it.
  * @type {import('jest').Config}
  */
@@ -11,5 +11,5 @@ module.exports = {
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/test/docs/tsconfig.json' }],
 	},
-	setupFiles: ['<rootDir>/test/helpers/setup.ts'],
+	setupFiles: ['<rootDir>/test/helpers/setup.cts'],
 };

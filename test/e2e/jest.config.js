@@ -14,7 +14,7 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
 	},
 	// Installs n8n once, before any worker starts, so no test timeout has to cover it.
-	globalSetup: '<rootDir>/test/e2e/global-setup.ts',
+	globalSetup: '<rootDir>/test/e2e/global-setup.cts',
 	// Each `n8n execute` is a fresh n8n process (~2-4 s); `n8n start` takes ~6 s.
 	testTimeout: 300_000,
 };

@@ -13,7 +13,7 @@ module.exports = {
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
 	},
-	globalSetup: '<rootDir>/test/editor/global-setup.ts',
+	globalSetup: '<rootDir>/test/editor/global-setup.cts',
 	maxWorkers: 1,
 	testTimeout: 300_000,
 };

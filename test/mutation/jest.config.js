@@ -1,7 +1,7 @@
 /**
  * The in-process suite as Stryker runs it for every mutant. Left out: the suites that test dist/
  * or the sandbox itself (a mutant of the TypeScript source never reaches them), and the one test
- * that waits 30 s for a silent API (`global.MUTATION_RUN`): test/failures.test.ts guards the same
+ * that waits 30 s for a silent API (`global.MUTATION_RUN`): test/failures.test.cts guards the same
  * message without the wait.
  */
 const path = require('path');
@@ -14,10 +14,10 @@ module.exports = {
 	reporters: ['default'],
 	testPathIgnorePatterns: [
 		...base.testPathIgnorePatterns,
-		'/test/package-load.test.ts',
-		'/test/scan-package.test.ts',
-		'/test/e2e-helpers.test.ts',
-		'/test/sandbox.test.ts',
+		'/test/package-load.test.cts',
+		'/test/scan-package.test.cts',
+		'/test/e2e-helpers.test.cts',
+		'/test/sandbox.test.cts',
 	],
 	globals: { MUTATION_RUN: true },
 	// Absolute paths: Stryker loads the environment itself, without resolving <rootDir>.

@@ -14,7 +14,7 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
 	},
 	// Installs n8n once, before the suite starts, so no test timeout has to cover it.
-	globalSetup: '<rootDir>/test/e2e/global-setup.ts',
+	globalSetup: '<rootDir>/test/e2e/global-setup.cts',
 	// Starting the cluster takes ~20 s; an import at 20 requests/s ~30 s.
 	testTimeout: 300_000,
 };

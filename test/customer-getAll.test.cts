@@ -1,0 +1,239 @@
+import { startSandbox, type Sandbox } from './sandbox/server.cjs';
+import { runNode } from './helpers/harness.cjs';
+import { byId, credentialsFor, requestsTo } from './helpers/fixtures.cjs';
+
+const CUSTOMERS = '/api/public/v1/customers';
+
+/** Pages read at once arrive in any order. */
+const inOffsetOrder = (queries: Array<Record<string, string>>) =>
+	[...queries].sort((a, b) => Number(a.offset) - Number(b.offset));
+
+describe('Customer › Get Many', () => {
+	let sandbox: Sandbox;
+	beforeAll(async () => {
+		sandbox = await startSandbox({ businesses: 3 });
+	});
+	afterAll(async () => await sandbox.close());
+	beforeEach(() => sandbox.clearLog());
+
+	const getMany = (parameters: Record<string, unknown>, items?: Array<Record<string, unknown>>) =>
+		runNode({
+			credentials: credentialsFor(sandbox),
+			parameters: { resource: 'customer', operation: 'getAll', ...parameters },
+			items: items as never,
+		});
+
+	it.each([0, 1, 99, 100, 101, 250, 10_000])(
+		'Return All over %i customers outputs each once, in order, in ceil(N/100) requests',
+		async (count) => {
+			sandbox.seedCustomers(count);
+			const { items, error } = await getMany({ returnAll: true });
+			expect(error).toBeUndefined();
+			expect(items.map((item) => item.json.id)).toEqual(sandbox.customers.map((c) => c.id));
+			expect(items[0]?.json).toEqual(sandbox.customers[0]);
+
+			const requests = requestsTo(sandbox, CUSTOMERS);
+			const pages = Math.max(1, Math.ceil(count / 100));
+			expect(requests).toHaveLength(pages);
+			expect(inOffsetOrder(requests.map((request) => request.query))).toEqual(
+				Array.from({ length: pages }, (_, page) => ({ limit: '100', offset: String(page * 100) })),
+			);
+			expect(requests.every((request) => request.method === 'GET' && request.status === 200)).toBe(
+				true,
+			);
+		},
+	);
+
+	it.each([
+		[1, [{ limit: '1', offset: '0' }]],
+		[20, [{ limit: '20', offset: '0' }]],
+		[100, [{ limit: '100', offset: '0' }]],
+		[
+			101,
+			[
+				{ limit: '100', offset: '0' },
+				{ limit: '1', offset: '100' },
+			],
+		],
+		[
+			250,
+			[
+				{ limit: '100', offset: '0' },
+				{ limit: '100', offset: '100' },
+				{ limit: '50', offset: '200' },
+			],
+		],
+	])('Limit %i returns the first customers with the fewest requests', async (limit, queries) => {
+		sandbox.seedCustomers(300);
+		const { items } = await getMany({ returnAll: false, limit });
+		expect(items.map((item) => item.json.id)).toEqual(
+			sandbox.customers.slice(0, limit).map((c) => c.id),
+		);
+		expect(inOffsetOrder(requestsTo(sandbox, CUSTOMERS).map((request) => request.query))).toEqual(
+			queries,
+		);
+	});
+
+	it('stops early when the list is shorter than the limit', async () => {
+		sandbox.seedCustomers(30);
+		const { items } = await getMany({ returnAll: false, limit: 250 });
+		expect(items).toHaveLength(30);
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(1);
+	});
+
+	it('sends the credential headers and nothing else the spec does not show', async () => {
+		sandbox.seedCustomers(2);
+		await getMany({ returnAll: true });
+		const [request] = requestsTo(sandbox, CUSTOMERS);
+		expect(request.headers['x-api-key']).toBe(sandbox.apiKey);
+		expect(request.headers['x-organization-id']).toBe(sandbox.organizationId);
+		expect(request.headers.accept).toBe('application/json');
+		expect(request.body).toBeUndefined();
+	});
+
+	it('runs once per input item, with a limit from an expression, and pairs every item', async () => {
+		sandbox.seedCustomers(10);
+		const { items } = await getMany({ returnAll: false, limit: '={{ $json.take }}' }, [
+			{ take: 2 },
+			{ take: 3 },
+		]);
+		expect(items.map((item) => [item.json.id, item.pairedItem])).toEqual([
+			[sandbox.customers[0].id, { item: 0 }],
+			[sandbox.customers[1].id, { item: 0 }],
+			[sandbox.customers[0].id, { item: 1 }],
+			[sandbox.customers[1].id, { item: 1 }],
+			[sandbox.customers[2].id, { item: 1 }],
+		]);
+		expect(requestsTo(sandbox, CUSTOMERS).map((request) => request.query.limit)).toEqual([
+			'2',
+			'3',
+		]);
+	});
+
+	it('treats an empty page as empty, not as an error', async () => {
+		sandbox.seedCustomers(0);
+		const { items, error } = await getMany({ returnAll: false, limit: 5 });
+		expect(error).toBeUndefined();
+		expect(items).toEqual([]);
+	});
+
+	describe('Filters › Business', () => {
+		const ofBusiness = (index: number) =>
+			sandbox.customers.filter((c) => c.businessId === sandbox.businesses[index].id);
+		const filtered = (index: number, parameters: Record<string, unknown>) =>
+			getMany({ filters: { businessId: byId(sandbox.businesses[index].id) }, ...parameters });
+
+		it('a numeric business ID, from an expression or in the records, matches as its digits', async () => {
+			sandbox.seedCustomers(30);
+			const numbered = [sandbox.customers[2], sandbox.customers[17]];
+			for (const customer of numbered) customer.businessId = 7 as unknown as string;
+			// The business must exist: an unknown one is an error (test/trigger-business.test.cts).
+			sandbox.businesses.push({ ...sandbox.businesses[0], id: '7' });
+			try {
+				const { items, error } = await getMany({
+					filters: { businessId: { __rl: true, mode: 'id', value: '={{ 7 }}' } },
+					returnAll: true,
+				});
+				expect(error).toBeUndefined();
+				expect(items.map((item) => item.json)).toEqual(numbered);
+			} finally {
+				sandbox.businesses.pop();
+			}
+		});
+
+		it('Return All gives every customer of the business, in list order, in ceil(N/100) requests', async () => {
+			sandbox.seedCustomers(250);
+			const { items, error } = await filtered(1, { returnAll: true });
+			expect(error).toBeUndefined();
+			expect(items.map((item) => item.json)).toEqual(ofBusiness(1));
+			expect(items).toHaveLength(83);
+			expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(3);
+		});
+
+		it('Return All over 200 customers reads the 2 pages and no empty third one', async () => {
+			sandbox.seedCustomers(200);
+			const { items, error } = await filtered(1, { returnAll: true });
+			expect(error).toBeUndefined();
+			expect(items.map((item) => item.json)).toEqual(ofBusiness(1));
+			expect(inOffsetOrder(requestsTo(sandbox, CUSTOMERS).map((r) => r.query))).toEqual([
+				{ limit: '100', offset: '0' },
+				{ limit: '100', offset: '100' },
+			]);
+		});
+
+		it('Limit: customers added at the top of the list during the read do not make one appear twice', async () => {
+			sandbox.seedCustomers(300);
+			const expected = ofBusiness(0).slice(0, 40);
+			// The first page read, 2 customers of another business are added before it: the second
+			// page then starts with the last 2 customers of the first page again.
+			sandbox.onRequest = (entry) => {
+				if (entry.path === CUSTOMERS && entry.query.offset === '100') {
+					sandbox.addCustomers(2, { at: 0, businessId: sandbox.businesses[1].id });
+				}
+			};
+			try {
+				const { items, error } = await filtered(0, { returnAll: false, limit: 40 });
+				expect(error).toBeUndefined();
+				expect(items.map((item) => item.json.id)).toEqual(expected.map((c) => c.id));
+			} finally {
+				sandbox.onRequest = undefined;
+			}
+		});
+
+		it('Limit: customers without an id are all kept', async () => {
+			sandbox.seedCustomers(30);
+			const idless = ofBusiness(0).slice(0, 3);
+			for (const customer of idless) delete (customer as { id?: string }).id;
+			const { items, error } = await filtered(0, { returnAll: false, limit: 5 });
+			expect(error).toBeUndefined();
+			expect(items.map((item) => item.json)).toEqual(ofBusiness(0).slice(0, 5));
+			expect(items.slice(0, 3).map((item) => item.json.id)).toEqual([
+				undefined,
+				undefined,
+				undefined,
+			]);
+		});
+
+		it('Limit counts the customers of the business and reads only the pages it needs', async () => {
+			sandbox.seedCustomers(300);
+			const five = await filtered(0, { returnAll: false, limit: 5 });
+			expect(five.items.map((item) => item.json)).toEqual(ofBusiness(0).slice(0, 5));
+			expect(requestsTo(sandbox, CUSTOMERS).map((r) => r.query)).toEqual([
+				{ limit: '100', offset: '0' },
+			]);
+			sandbox.clearLog();
+			// 34 of the first 100 customers belong to business 0: the 40th is on the second page.
+			const forty = await filtered(0, { returnAll: false, limit: 40 });
+			expect(forty.items.map((item) => item.json)).toEqual(ofBusiness(0).slice(0, 40));
+			expect(requestsTo(sandbox, CUSTOMERS).map((r) => r.query)).toEqual([
+				{ limit: '100', offset: '0' },
+				{ limit: '100', offset: '100' },
+			]);
+		});
+
+		it('Limit above the matches gives them all, ending where the list ends', async () => {
+			sandbox.seedCustomers(250);
+			const { items } = await filtered(2, { returnAll: false, limit: 500 });
+			expect(items.map((item) => item.json)).toEqual(ofBusiness(2));
+			// The first page gives the total; 100 and 200 are then read at once, in any order.
+			expect(
+				requestsTo(sandbox, CUSTOMERS)
+					.map((r) => Number(r.query.offset))
+					.sort((a, b) => a - b),
+			).toEqual([0, 100, 200]);
+		});
+
+		it('trims the business ID; an unknown business is an error; no filter gives all', async () => {
+			sandbox.seedCustomers(30);
+			const trimmed = await getMany({
+				returnAll: true,
+				filters: { businessId: byId(`  ${sandbox.businesses[1].id} `) },
+			});
+			expect(trimmed.items.map((item) => item.json)).toEqual(ofBusiness(1));
+			const none = await getMany({ returnAll: true, filters: { businessId: byId('biz_unknown') } });
+			expect(none.error?.message).toBe('No business biz_unknown in this organization');
+			const empty = await getMany({ returnAll: true, filters: { businessId: byId('') } });
+			expect(empty.items).toHaveLength(30);
+		});
+	});
+});

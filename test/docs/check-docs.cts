@@ -1,0 +1,435 @@
+/**
+ * `npm run test:docs`: what the documentation promises about itself.
+ *
+ * 1. Every relative link and #anchor in README.md, CONTRIBUTING.md, CHANGELOG.md and docs/*.md
+ *    resolves, with GitHub's rules for heading anchors; links into other Markdown files (such as
+ *    benchmarks/results.md#…) are followed too.
+ * 2. Every link to this repository in nodes/ and credentials/ (documentationUrl, the codex files'
+ *    documentation links) lands on a file and an anchor that exist.
+ * 3. Every workflow in examples/ is well formed, and its Business CRM nodes use a type version,
+ *    parameter names and option values that exist in the node's current description, loaded from
+ *    the TypeScript source as the in-process tests load it.
+ *
+ * Run by `npm run test:docs` (test/docs/docs.test.cts, under jest, which resolves the node's
+ * TypeScript source before its codex file of the same name). Needs no build and no n8n.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import type { INodeProperties, INodePropertyCollection, INodeType } from 'n8n-workflow';
+import { loadNodeType } from '../helpers/harness.cjs';
+import { loadTriggerType } from '../helpers/poll-harness.cjs';
+
+const ROOT = resolve(__dirname, '..', '..');
+const REPOSITORY = 'https://github.com/n8n-nodes-business-crm/n8n-nodes-business-crm';
+
+/**
+ * Pages other branches add (the version matrix, n8n's verification checklist). Until they are
+ * merged, a link to them is reported as pending, not as broken; once the file exists it is
+ * checked like any other.
+ */
+const PENDING_PAGES = new Map([
+	['docs/compatibility.md', 'the tested n8n versions and the minimum version'],
+	['docs/verification.md', "the checklist for n8n's community-node verification"],
+]);
+
+/** The n8n base nodes the examples use, with the type versions they are written for. */
+const BASE_NODES: Record<string, number[]> = {
+	'n8n-nodes-base.manualTrigger': [1],
+	'n8n-nodes-base.code': [2],
+	'n8n-nodes-base.noOp': [1],
+	'n8n-nodes-base.limit': [1],
+	'n8n-nodes-base.convertToFile': [1.1],
+	'n8n-nodes-base.set': [3.4],
+	'n8n-nodes-base.stickyNote': [1],
+};
+
+let problems: string[] = [];
+let pending = new Set<string>();
+const problem = (where: string, text: string) => problems.push(`${where}: ${text}`);
+
+// ---------------------------------------------------------------------------------------------
+// Markdown: headings, anchors, links
+
+/** Text without fenced code blocks (their lines become empty, so line numbers stay right). */
+function withoutCodeBlocks(text: string): string[] {
+	let fence: string | undefined;
+	return text.split('\n').map((line) => {
+		const marker = /^\s*(```+|~~~+)/.exec(line)?.[1];
+		if (fence !== undefined) {
+			if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length) {
+				fence = undefined;
+			}
+			return '';
+		}
+		if (marker !== undefined) {
+			fence = marker;
+			return '';
+		}
+		return line;
+	});
+}
+
+/** GitHub's anchor for a heading: its text in lower case, punctuation dropped, spaces to '-'. */
+export function githubSlug(heading: string): string {
+	const text = heading
+		.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1') // links and images: their text
+		.replace(/<[^>]+>/g, '') // inline HTML
+		.replace(/[`*]/g, '') // code and emphasis markers (underscores are kept, as on GitHub)
+		.trim()
+		.toLowerCase();
+	return text.replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '').replace(/ /g, '-');
+}
+
+const anchorCache = new Map<string, Set<string>>();
+
+/** Every anchor a Markdown file offers: its headings (repeats get -1, -2, …) and <a id/name>. */
+function anchorsOf(file: string): Set<string> {
+	const cached = anchorCache.get(file);
+	if (cached) return cached;
+	const anchors = new Set<string>();
+	const seen = new Map<string, number>();
+	for (const line of withoutCodeBlocks(readFileSync(file, 'utf8'))) {
+		const heading = /^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line)?.[1];
+		if (heading !== undefined) {
+			const slug = githubSlug(heading);
+			const count = seen.get(slug) ?? 0;
+			seen.set(slug, count + 1);
+			anchors.add(count === 0 ? slug : `${slug}-${count}`);
+		}
+		for (const match of line.matchAll(/<a\s+(?:id|name)="([^"]+)"/g)) anchors.add(match[1]);
+	}
+	anchorCache.set(file, anchors);
+	return anchors;
+}
+
+/** Checks that `target` (a repository path, maybe with #anchor) exists; `where` names the link. */
+function checkTarget(where: string, path: string, anchor: string | undefined): void {
+	const shown = relative(ROOT, path) || '.';
+	if (!existsSync(path)) {
+		const note = PENDING_PAGES.get(shown);
+		if (note !== undefined) {
+			pending.add(`${shown} (${note})`);
+			return;
+		}
+		problem(where, `links to ${shown}, which does not exist`);
+		return;
+	}
+	if (anchor === undefined || anchor === '') return;
+	const file = statSync(path).isDirectory() ? join(path, 'README.md') : path;
+	if (!file.endsWith('.md') || !existsSync(file)) {
+		problem(where, `links to #${anchor} in ${shown}, which is not a Markdown page`);
+		return;
+	}
+	if (!anchorsOf(file).has(decodeURIComponent(anchor))) {
+		problem(where, `links to ${shown}#${anchor}, but ${relative(ROOT, file)} has no such heading`);
+	}
+}
+
+/** Where a link to this repository on GitHub points inside it: a path and an anchor. */
+function repositoryTarget(url: string): { path: string; anchor?: string } | undefined {
+	if (!url.startsWith(REPOSITORY)) return undefined;
+	const [beforeHash, anchor] = url.slice(REPOSITORY.length).split('#', 2);
+	const [rest] = beforeHash.split('?', 1);
+	const blob = /^\/(?:blob|tree)\/[^/]+\/(.*)$/.exec(rest);
+	if (blob) return { path: join(ROOT, blob[1]), anchor };
+	if (rest === '' || rest === '/') return { path: join(ROOT, 'README.md'), anchor };
+	return undefined;
+}
+
+function checkMarkdown(file: string): void {
+	const lines = withoutCodeBlocks(readFileSync(file, 'utf8'));
+	lines.forEach((raw, index) => {
+		const line = raw.replace(/`[^`]*`/g, ''); // links inside inline code are not links
+		const where = `${relative(ROOT, file)}:${index + 1}`;
+		for (const match of line.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
+			const target = match[1];
+			if (/^(mailto|tel):/i.test(target)) continue;
+			if (/^[a-z][a-z0-9+.-]*:/i.test(target)) {
+				const inRepository = repositoryTarget(target);
+				if (inRepository) checkTarget(where, inRepository.path, inRepository.anchor);
+				continue;
+			}
+			const [path, anchor] = target.split('#', 2);
+			checkTarget(where, path === '' ? file : resolve(dirname(file), decodeURI(path)), anchor);
+		}
+	});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Links in the shipped code (documentationUrl, codex files)
+
+function sourceFiles(folder: string): string[] {
+	return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+		const path = join(folder, entry.name);
+		if (entry.isDirectory()) return sourceFiles(path);
+		return /\.(ts|json)$/.test(entry.name) ? [path] : [];
+	});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Example workflows
+
+interface WorkflowNode {
+	name: string;
+	type: string;
+	typeVersion: number;
+	parameters?: Record<string, unknown>;
+	credentials?: Record<string, unknown>;
+}
+
+let PACKAGE_NODES: Record<string, INodeType> = {};
+
+const isExpression = (value: unknown) => typeof value === 'string' && value.startsWith('=');
+
+/** Whether a property is shown, given the root parameters and those of its own level. */
+function shown(
+	property: INodeProperties,
+	root: Record<string, unknown>,
+	level: Record<string, unknown>,
+	siblings: INodeProperties[],
+	version: number,
+): boolean {
+	const valueOf = (key: string) => {
+		if (key === '@version') return version;
+		const onRoot = key.startsWith('/');
+		const name = onRoot ? key.slice(1) : key;
+		const values = onRoot ? root : level;
+		if (name in values) return values[name];
+		return siblings.find((p) => p.name === name)?.default;
+	};
+	const { show, hide } = property.displayOptions ?? {};
+	for (const [key, allowed] of Object.entries(show ?? {})) {
+		if (!(allowed as unknown[]).includes(valueOf(key))) return false;
+	}
+	for (const [key, refused] of Object.entries(hide ?? {})) {
+		if ((refused as unknown[]).includes(valueOf(key))) return false;
+	}
+	return true;
+}
+
+function checkValue(
+	where: string,
+	property: INodeProperties,
+	value: unknown,
+	root: Record<string, unknown>,
+	version: number,
+): void {
+	if (isExpression(value)) return;
+	switch (property.type) {
+		case 'options': {
+			const values = (property.options ?? []).map((option) => (option as { value: unknown }).value);
+			if (!values.includes(value)) {
+				problem(
+					where,
+					`${JSON.stringify(value)} is not one of ${values.map((v) => JSON.stringify(v)).join(', ')}`,
+				);
+			}
+			return;
+		}
+		case 'multiOptions': {
+			const values = (property.options ?? []).map((option) => (option as { value: unknown }).value);
+			for (const item of Array.isArray(value) ? value : [value]) {
+				if (!values.includes(item)) problem(where, `${JSON.stringify(item)} is not an option`);
+			}
+			return;
+		}
+		case 'boolean':
+			if (typeof value !== 'boolean')
+				problem(where, `${JSON.stringify(value)} is not true or false`);
+			return;
+		case 'number':
+			if (typeof value !== 'number') problem(where, `${JSON.stringify(value)} is not a number`);
+			return;
+		case 'resourceLocator': {
+			const locator = value as { __rl?: unknown; mode?: unknown; value?: unknown };
+			const modes = (property.modes ?? []).map((mode) => mode.name);
+			if (typeof value !== 'object' || value === null || locator.__rl !== true) {
+				problem(where, 'is not a resource locator ({"__rl": true, "mode", "value"})');
+			} else if (!modes.includes(String(locator.mode))) {
+				problem(where, `mode ${JSON.stringify(locator.mode)} is not one of ${modes.join(', ')}`);
+			}
+			return;
+		}
+		case 'collection':
+			checkLevel(where, (property.options ?? []) as INodeProperties[], value, root, version);
+			return;
+		case 'fixedCollection': {
+			if (typeof value !== 'object' || value === null) {
+				problem(where, 'is not an object');
+				return;
+			}
+			const groups = (property.options ?? []) as INodePropertyCollection[];
+			for (const [name, entries] of Object.entries(value)) {
+				const group = groups.find((g) => g.name === name);
+				if (!group) {
+					problem(`${where}.${name}`, `no such group (${groups.map((g) => g.name).join(', ')})`);
+					continue;
+				}
+				const list = property.typeOptions?.multipleValues ? entries : [entries];
+				if (!Array.isArray(list)) {
+					problem(`${where}.${name}`, 'should be a list');
+					continue;
+				}
+				list.forEach((entry, i) =>
+					checkLevel(`${where}.${name}[${i}]`, group.values, entry, root, version),
+				);
+			}
+			return;
+		}
+		default:
+			return;
+	}
+}
+
+function checkLevel(
+	where: string,
+	properties: INodeProperties[],
+	values: unknown,
+	root: Record<string, unknown>,
+	version: number,
+): void {
+	if (typeof values !== 'object' || values === null || Array.isArray(values)) {
+		problem(where, 'is not an object of parameters');
+		return;
+	}
+	const level = values as Record<string, unknown>;
+	for (const [name, value] of Object.entries(level)) {
+		const candidates = properties.filter((p) => p.name === name);
+		if (candidates.length === 0) {
+			problem(`${where}.${name}`, "no such parameter in the node's current version");
+			continue;
+		}
+		const visible = candidates.filter((p) => shown(p, root, level, properties, version));
+		if (visible.length === 0) {
+			problem(`${where}.${name}`, 'is not shown for this resource and operation');
+			continue;
+		}
+		// Several definitions may share a name (one per operation): one must accept the value.
+		const failures = visible.map((property) => {
+			const before = problems.length;
+			checkValue(`${where}.${name}`, property, value, root, version);
+			return problems.splice(before);
+		});
+		if (failures.every((found) => found.length > 0)) problems.push(...failures[0]);
+	}
+}
+
+function checkExample(file: string): void {
+	const where = `examples/${file}`;
+	let workflow: { name?: unknown; nodes?: WorkflowNode[]; connections?: Record<string, unknown> };
+	try {
+		workflow = JSON.parse(readFileSync(join(ROOT, 'examples', file), 'utf8'));
+	} catch (error) {
+		problem(where, `is not JSON: ${(error as Error).message}`);
+		return;
+	}
+	if (typeof workflow.name !== 'string' || !Array.isArray(workflow.nodes)) {
+		problem(where, 'has no name or no nodes');
+		return;
+	}
+	const names = new Set(workflow.nodes.map((node) => node.name));
+	if (names.size !== workflow.nodes.length) problem(where, 'has two nodes with the same name');
+	if (!workflow.nodes.some((node) => node.type === 'n8n-nodes-base.stickyNote')) {
+		problem(where, 'has no sticky note saying what it does and what to set');
+	}
+	for (const [from, outputs] of Object.entries(workflow.connections ?? {})) {
+		if (!names.has(from)) problem(where, `connects from "${from}", which is not a node`);
+		for (const connection of JSON.stringify(outputs).matchAll(/"node":"((?:[^"\\]|\\.)*)"/g)) {
+			const to = JSON.parse(`"${connection[1]}"`) as string;
+			if (!names.has(to)) problem(where, `connects to "${to}", which is not a node`);
+		}
+	}
+	for (const node of workflow.nodes) {
+		const at = `${where} › ${node.name}`;
+		const base = BASE_NODES[node.type];
+		if (base !== undefined) {
+			if (!base.includes(node.typeVersion)) {
+				problem(
+					at,
+					`${node.type} version ${node.typeVersion} is not one the docs check knows (${base.join(', ')})`,
+				);
+			}
+			continue;
+		}
+		const nodeType = PACKAGE_NODES[node.type];
+		if (!nodeType) {
+			problem(at, `unknown node type ${node.type}`);
+			continue;
+		}
+		const { description } = nodeType;
+		const versions = Array.isArray(description.version)
+			? description.version
+			: [description.version];
+		if (!versions.includes(node.typeVersion)) {
+			problem(at, `typeVersion ${node.typeVersion}; the node has ${versions.join(', ')}`);
+		}
+		for (const name of Object.keys(node.credentials ?? {})) {
+			if (!(description.credentials ?? []).some((credential) => credential.name === name)) {
+				problem(at, `credential type ${name} is not the node's`);
+			}
+		}
+		const parameters = node.parameters ?? {};
+		checkLevel(at, description.properties, parameters, parameters, node.typeVersion);
+	}
+}
+
+export interface DocsCheck {
+	/** What was checked, in words. */
+	checked: string;
+	problems: string[];
+	/** Linked pages another branch adds, not here yet. */
+	pending: string[];
+}
+
+export function checkDocs(): DocsCheck {
+	problems = [];
+	pending = new Set<string>();
+	anchorCache.clear();
+	PACKAGE_NODES = {
+		'n8n-nodes-business-crm.businessCrm': loadNodeType(),
+		'n8n-nodes-business-crm.businessCrmTrigger': loadTriggerType(),
+	};
+
+	const markdownFiles = [
+		'README.md',
+		'CONTRIBUTING.md',
+		'CHANGELOG.md',
+		...readdirSync(join(ROOT, 'docs'))
+			.filter((name) => name.endsWith('.md'))
+			.map((name) => `docs/${name}`),
+	].map((name) => join(ROOT, name));
+	for (const file of markdownFiles) {
+		if (existsSync(file)) checkMarkdown(file);
+		else problem(relative(ROOT, file), 'is missing');
+	}
+
+	let codeLinks = 0;
+	for (const file of [
+		...sourceFiles(join(ROOT, 'nodes')),
+		...sourceFiles(join(ROOT, 'credentials')),
+	]) {
+		const lines = readFileSync(file, 'utf8').split('\n');
+		lines.forEach((line, index) => {
+			for (const match of line.matchAll(/https:\/\/github\.com\/[^\s'"`)]+/g)) {
+				const where = `${relative(ROOT, file)}:${index + 1}`;
+				const target = repositoryTarget(match[0]);
+				if (!target) {
+					problem(where, `links to ${match[0]}, which is not in ${REPOSITORY}`);
+					continue;
+				}
+				codeLinks++;
+				checkTarget(where, target.path, target.anchor);
+			}
+		});
+	}
+	if (codeLinks === 0) problem('nodes/, credentials/', 'no documentation link found');
+
+	const examples = readdirSync(join(ROOT, 'examples')).filter((name) => name.endsWith('.json'));
+	for (const file of examples) checkExample(file);
+
+	return {
+		checked: `${markdownFiles.length} Markdown files, ${codeLinks} links in nodes/ and credentials/, ${examples.length} example workflows`,
+		problems,
+		pending: [...pending],
+	};
+}

@@ -1,0 +1,201 @@
+/**
+ * Every workflow in examples/ as a user gets it: imported exactly as shipped, with only the
+ * credential set (the import gives the sandbox credential the id the examples name), and run
+ * in the real n8n: with `n8n execute`, or, for the trigger's example (which `n8n execute` cannot
+ * start), activated as a user publishes it. Nothing in a workflow is changed before it runs.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { startSandbox, type Sandbox } from '../sandbox/server.cjs';
+import {
+	activateWorkflow,
+	DEFAULT_N8N_VERSION,
+	e2eVersion,
+	executeWorkflow,
+	importWorkflow,
+	nodeOutput,
+	REPO_ROOT,
+	rest,
+	setupOwner,
+	startN8n,
+	type RunningN8n,
+	type UserFolder,
+	type WorkflowRun,
+} from './n8n.cjs';
+import { exampleWorkflow, prepareN8n } from './workflows.cjs';
+
+const ADD_CUSTOMER = '/api/business/crm/customer/add';
+
+// The examples use nothing that differs between n8n versions (the other legs prove the node
+// itself), and the trigger's example waits for real once-a-minute polls: run on the pin only,
+// which keeps the version matrix inside CI's time.
+const onPin = e2eVersion() === DEFAULT_N8N_VERSION;
+const describeOnPin = onPin ? describe : describe.skip;
+
+describeOnPin('the example workflows, run as shipped in a real n8n', () => {
+	let sandbox: Sandbox;
+	let folder: UserFolder;
+
+	beforeAll(async () => {
+		sandbox = await startSandbox({ businesses: 3, customers: 120 });
+		({ folder } = await prepareN8n(sandbox));
+	});
+
+	afterAll(async () => {
+		folder?.remove();
+		await sandbox?.close();
+	});
+
+	beforeEach(() => sandbox.clearLog());
+
+	/** Imports the example unchanged and runs it; fails with n8n's words when the run fails. */
+	const runExample = async (file: string) => {
+		const result = await executeWorkflow(
+			folder,
+			await importWorkflow(folder, exampleWorkflow(file)),
+		);
+		const error = result.run?.data.resultData.error;
+		if (!result.success || result.run === undefined) {
+			throw new Error(
+				`${file} failed: ${error?.message ?? `n8n exited with ${result.exitCode}`}\n${result.stderr.slice(-3000)}`,
+			);
+		}
+		return result.run;
+	};
+
+	const added = () =>
+		sandbox.requests.filter((r) => r.method === 'POST' && r.path === ADD_CUSTOMER);
+
+	it('covers every example in examples/', () => {
+		expect(
+			readdirSync(join(REPO_ROOT, 'examples'))
+				.filter((f) => f.endsWith('.json'))
+				.sort(),
+		).toEqual([
+			'add-customers-from-rows.json',
+			'demo-business-crm.json',
+			'export-all-customers.json',
+			'welcome-new-customers.json',
+		]);
+	});
+
+	it('add-customers-from-rows adds its two rows to the first business, and a second run adds nobody', async () => {
+		const firstBusiness = sandbox.businesses[0].id;
+		const before = sandbox.customers.length;
+
+		const run = await runExample('add-customers-from-rows.json');
+		expect(nodeOutput(run, 'Added')).toHaveLength(2);
+		expect(run.data.resultData.runData['Not Added']).toBeUndefined();
+		expect(added()).toHaveLength(2);
+		const created = sandbox.customers.slice(before);
+		expect(created.map((c) => [c.firstName, c.lastName, c.email, c.businessId])).toEqual([
+			['Ada', 'Lovelace', 'ada@example.com', firstBusiness],
+			['Alan', 'Turing', 'alan@example.com', firstBusiness],
+		]);
+
+		// Skip Existing (email) is on: the rows are found, nothing is created again.
+		sandbox.clearLog();
+		const again = await runExample('add-customers-from-rows.json');
+		expect(nodeOutput(again, 'Added')).toHaveLength(2);
+		expect(added()).toHaveLength(0);
+		expect(sandbox.customers).toHaveLength(before + 2);
+	});
+
+	it('demo-business-crm runs every operation and adds Grace Hopper to the first business', async () => {
+		const run = await runExample('demo-business-crm.json');
+		expect(nodeOutput(run, 'List Businesses')).toHaveLength(sandbox.businesses.length);
+		const [customer] = nodeOutput(run, 'Add Customer');
+		expect(customer).toMatchObject({
+			firstName: 'Grace',
+			lastName: 'Hopper',
+			businessId: sandbox.businesses[0].id,
+		});
+		expect(nodeOutput(run, 'All Customers').map((c) => c.id)).toContain(customer.id);
+		expect(added()).toHaveLength(1);
+	});
+
+	it('export-all-customers turns every customer into customers.csv and writes nothing', async () => {
+		const run = await runExample('export-all-customers.json');
+		expect(nodeOutput(run, 'All Customers')).toHaveLength(sandbox.customers.length);
+		const [file] = run.data.resultData.runData['To CSV'][0].data?.main?.[0] ?? [];
+		expect((file as { binary?: { data?: object } }).binary?.data).toMatchObject({
+			fileName: 'customers.csv',
+		});
+		expect(added()).toHaveLength(0);
+	});
+});
+
+describeOnPin('the trigger example, activated as shipped in a real n8n', () => {
+	/** The example polls every minute: one poll to record, one to emit, and n8n's start. */
+	const TIMEOUT_MS = 360_000;
+	let sandbox: Sandbox;
+	let folder: UserFolder;
+	let n8n: RunningN8n | undefined;
+
+	beforeAll(async () => {
+		sandbox = await startSandbox({ businesses: 2, customers: 30 });
+		({ folder } = await prepareN8n(sandbox));
+	});
+
+	afterAll(async () => {
+		await n8n?.stop();
+		folder?.remove();
+		await sandbox?.close();
+	});
+
+	it(
+		'welcome-new-customers builds the welcome message for a customer added after activation',
+		async () => {
+			const workflowId = await importWorkflow(
+				folder,
+				exampleWorkflow('welcome-new-customers.json'),
+			);
+			n8n = await startN8n(folder);
+			const session = await setupOwner(n8n.url);
+			const { rawApiKey } = await rest<{ rawApiKey: string }>(
+				n8n.url,
+				session,
+				'POST',
+				'/api-keys',
+				{
+					label: 'examples e2e',
+					scopes: ['execution:read', 'execution:list'],
+					expiresAt: null,
+				},
+			);
+			sandbox.clearLog();
+			await activateWorkflow(n8n.url, session, workflowId);
+			// The activation reads the list and records it: a customer added before that read
+			// ends would count as already there.
+			while (!sandbox.requests.some((r) => r.path === '/api/public/v1/customers')) {
+				await new Promise((resolve) => setTimeout(resolve, 500));
+			}
+			const [customer] = sandbox.addCustomers(1);
+
+			type Execution = { status: string; data?: WorkflowRun['data'] };
+			let finished: Execution[] = [];
+			const deadline = Date.now() + 150_000;
+			while (finished.length === 0 && Date.now() < deadline) {
+				await new Promise((resolve) => setTimeout(resolve, 2000));
+				const response = await fetch(
+					`${n8n.url}/api/v1/executions?workflowId=${workflowId}&includeData=true`,
+					{ headers: { 'X-N8N-API-KEY': rawApiKey } },
+				);
+				const { data } = (await response.json()) as { data: Execution[] };
+				finished = data.filter((e) => !['new', 'running', 'waiting'].includes(e.status));
+			}
+			expect(finished).toHaveLength(1);
+			const [execution] = finished;
+			expect(execution.status).toBe('success');
+			const run = execution.data?.resultData.runData['Welcome Message']?.[0];
+			expect((run?.data?.main?.[0] ?? []).map((item) => item.json)).toEqual([
+				{
+					customerId: customer.id,
+					to: customer.email ?? '',
+					message: `Welcome, ${customer.firstName} ${customer.lastName}! Thank you for choosing us.`,
+				},
+			]);
+		},
+		TIMEOUT_MS,
+	);
+});

@@ -1,0 +1,167 @@
+/**
+ * Runs the Business CRM Trigger the way n8n runs a polling trigger, in-process: n8n-core's
+ * PollContext (one per activation, reused by every poll, as n8n does) driven by n8n-core's
+ * PollTriggerExecutor, which calls the node's poll() and emits what it returns. The workflow's
+ * static data persists between polls as in n8n; restarted() hands it through JSON, as n8n's
+ * database does. Fetch Test Event runs the workflow with n8n-core's WorkflowExecute in manual
+ * mode. Requests go over real HTTP.
+ */
+import { createRequire } from 'node:module';
+import { PollContext, PollTriggerExecutor, WorkflowExecute } from 'n8n-core';
+// What n8n-core's node loader adds to every polling node (Poll Times); not re-exported.
+import { commonPollingParameters } from 'n8n-core/dist/nodes-loader/constants';
+import {
+	Workflow,
+	type ExecutionError,
+	type IDataObject,
+	type INode,
+	type INodeParameters,
+	type INodeType,
+	type INodeTypes,
+	type IPollFunctions,
+	type WorkflowActivateMode,
+} from 'n8n-workflow';
+import { BusinessCrmTrigger } from '../../nodes/BusinessCrmTrigger/BusinessCrmTrigger.node';
+import { additionalDataFor, type CrmCredentials } from './harness.cjs';
+
+export const TRIGGER_TYPE = 'n8n-nodes-business-crm.businessCrmTrigger';
+export const TRIGGER_NAME = 'Business CRM Trigger';
+
+/** Every 10 seconds; the cron itself never fires in these tests, each poll is called. */
+const POLL_TIMES = { item: [{ mode: 'custom', cronExpression: '0,10,20,30,40,50 * * * * *' }] };
+
+/** The trigger's node type as n8n's loader prepares it: Poll Times first. */
+export function loadTriggerType(): INodeType {
+	const nodeType = new BusinessCrmTrigger();
+	nodeType.description.properties.unshift(...commonPollingParameters);
+	return nodeType;
+}
+
+/**
+ * n8n-core takes PollTriggerExecutor from its dependency-injection container, and n8n-core
+ * ships its own copy of @n8n/di: the container has to be that copy's.
+ */
+function pollTriggerExecutor(): PollTriggerExecutor {
+	const di = createRequire(require.resolve('n8n-core'))('@n8n/di') as {
+		Container: { get<T>(type: abstract new (...args: never[]) => T): T };
+	};
+	return di.Container.get(PollTriggerExecutor);
+}
+
+/** What one poll did. */
+export interface PollOutcome {
+	/** The json of the emitted items; empty when the poll emitted nothing. */
+	items: IDataObject[];
+	/** How often the poll emitted (n8n starts one execution per emit). */
+	emits: number;
+	/** The error the poll failed with: thrown at activation, passed to __emitError later. */
+	error?: Error;
+}
+
+export class TriggerHarness {
+	readonly workflow: Workflow;
+	private readonly node: INode;
+	private context?: PollContext;
+	private outcome: PollOutcome = { items: [], emits: 0 };
+
+	constructor(
+		readonly credentials: CrmCredentials,
+		readonly parameters: INodeParameters = {},
+		staticData: IDataObject = {},
+		readonly workflowId = 'trigger-workflow',
+	) {
+		const nodeType = loadTriggerType();
+		this.node = {
+			id: 'trigger-node',
+			name: TRIGGER_NAME,
+			type: TRIGGER_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: { pollTimes: POLL_TIMES, event: 'newCustomer', ...parameters },
+			credentials: { businessCrmApi: { id: 'cred-1', name: 'Business CRM account' } },
+		};
+		const nodeTypes: INodeTypes = {
+			getByName: () => nodeType,
+			getByNameAndVersion: () => nodeType,
+			getKnownTypes: () => ({}),
+		};
+		this.workflow = new Workflow({
+			id: workflowId,
+			name: 'Business CRM Trigger test',
+			nodes: [this.node],
+			connections: {},
+			active: true,
+			nodeTypes,
+			staticData,
+			settings: { executionOrder: 'v1' },
+		});
+	}
+
+	/** n8n activating the workflow ('init' after a restart): one poll at once; an error fails it. */
+	async activate(activation: WorkflowActivateMode = 'activate'): Promise<PollOutcome> {
+		this.context = new PollContext(
+			this.workflow,
+			this.node,
+			additionalDataFor(this.credentials, this.workflow),
+			'trigger',
+			activation,
+			(data) => {
+				this.outcome.emits++;
+				this.outcome.items.push(...data.flat().map((item) => item.json));
+			},
+			(error) => {
+				this.outcome.error = error;
+			},
+		);
+		return await this.run(true);
+	}
+
+	/** A poll on schedule, after activation: an error goes to n8n's __emitError. */
+	async poll(): Promise<PollOutcome> {
+		return await this.run(false);
+	}
+
+	private async run(activating: boolean): Promise<PollOutcome> {
+		if (!this.context) throw new Error('activate() first');
+		this.outcome = { items: [], emits: 0 };
+		const execute = pollTriggerExecutor().create(
+			this.workflow,
+			this.node,
+			this.context as IPollFunctions,
+			() => true,
+		);
+		try {
+			await execute(activating);
+		} catch (error) {
+			this.outcome.error = error as Error;
+		}
+		return this.outcome;
+	}
+
+	/** The node's static data, as n8n would save it. */
+	nodeStaticData(): IDataObject {
+		return JSON.parse(
+			JSON.stringify(this.workflow.getStaticData('node', this.node)),
+		) as IDataObject;
+	}
+
+	/** The same workflow after n8n stopped and started: static data through JSON, a new context. */
+	restarted(credentials = this.credentials): TriggerHarness {
+		const saved = JSON.parse(JSON.stringify(this.workflow.staticData)) as IDataObject;
+		return new TriggerHarness(credentials, this.parameters, saved, this.workflowId);
+	}
+
+	/** The editor's Fetch Test Event: n8n-core's WorkflowExecute runs the trigger in manual mode. */
+	async fetchTestEvent(): Promise<{ items: IDataObject[]; error?: ExecutionError }> {
+		const execute = new WorkflowExecute(
+			additionalDataFor(this.credentials, this.workflow),
+			'manual',
+		);
+		const run = await execute.run({ workflow: this.workflow, startNode: this.node });
+		const taskData = run.data.resultData.runData[TRIGGER_NAME]?.[0];
+		return {
+			items: (taskData?.data?.main?.[0] ?? []).map((item) => item.json),
+			error: taskData?.error ?? run.data.resultData.error,
+		};
+	}
+}
