@@ -3,12 +3,16 @@ module.exports = {
 	testEnvironment: 'node',
 	reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
 	roots: ['<rootDir>/test'],
-	testMatch: ['**/*.test.ts'],
+	testMatch: ['**/*.test.cts'],
 	// The real-n8n, queue-mode and editor suites install n8n and take minutes: each has its own
 	// config and script.
 	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/', '/test/queue/', '/test/editor/'],
+	// Tests are .cts (outside the n8n lint config's **/*.ts), the node code .ts; a test imports
+	// another as './x.cjs', mapped to x.cts here, or to a real .cjs file of a dependency first.
+	moduleFileExtensions: ['js', 'mjs', 'cjs', 'ts', 'cts', 'json', 'node'],
+	moduleNameMapper: { '^(\\.{1,2}/.*)\\.cjs$': ['$1.cjs', '$1'] },
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
+		'^.+\\.c?ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
 	},
 	setupFiles: ['<rootDir>/test/helpers/setup.cts'],
 	testTimeout: 60_000,

@@ -9,9 +9,13 @@ module.exports = {
 	testEnvironment: 'node',
 	reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
 	roots: ['<rootDir>/test/editor'],
-	testMatch: ['**/*.test.ts'],
+	testMatch: ['**/*.test.cts'],
+	// Tests are .cts (outside the n8n lint config's **/*.ts), the node code .ts; a test imports
+	// another as './x.cjs', mapped to x.cts here, or to a real .cjs file of a dependency first.
+	moduleFileExtensions: ['js', 'mjs', 'cjs', 'ts', 'cts', 'json', 'node'],
+	moduleNameMapper: { '^(\\.{1,2}/.*)\\.cjs$': ['$1.cjs', '$1'] },
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
+		'^.+\\.c?ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
 	},
 	globalSetup: '<rootDir>/test/editor/global-setup.cts',
 	maxWorkers: 1,

@@ -9,9 +9,13 @@ module.exports = {
 	testEnvironment: 'node',
 	reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
 	roots: ['<rootDir>/test/queue'],
-	testMatch: ['**/*.test.ts'],
+	testMatch: ['**/*.test.cts'],
+	// Tests are .cts (outside the n8n lint config's **/*.ts), the node code .ts; a test imports
+	// another as './x.cjs', mapped to x.cts here, or to a real .cjs file of a dependency first.
+	moduleFileExtensions: ['js', 'mjs', 'cjs', 'ts', 'cts', 'json', 'node'],
+	moduleNameMapper: { '^(\\.{1,2}/.*)\\.cjs$': ['$1.cjs', '$1'] },
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
+		'^.+\\.c?ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
 	},
 	// Installs n8n once, before the suite starts, so no test timeout has to cover it.
 	globalSetup: '<rootDir>/test/e2e/global-setup.cts',
