@@ -7,7 +7,7 @@ import { globalIgnores } from 'eslint/config';
 const TEST_FILES = ['test/**/*.cts', 'benchmarks/**/*.cts'];
 
 export default [
-	globalIgnores(['.cache/**', 'coverage/**', '.n8n-e2e/**', '.stryker-tmp/**', 'reports/**']),
+	globalIgnores(['.cache/**', '.test-output/**', 'coverage/**', '.n8n-e2e/**', '.stryker-tmp/**', 'reports/**']),
 	// Every block the template applies to **/*.ts applies to the test files instead; the blocks
 	// for package.json, nodes/ and credentials/ are `npm run lint`'s.
 	...configWithoutCloudSupport.flatMap((block) => {

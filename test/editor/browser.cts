@@ -18,8 +18,12 @@ import { OWNER, REPO_ROOT } from '../e2e/n8n.cjs';
 /** Debian's package (test/editor/install-chromium.sh); playwright-core downloads no browser. */
 export const CHROMIUM = '/usr/bin/chromium';
 
-/** Git-ignored; CI uploads it as an artifact. One subfolder per test file, emptied when it starts. */
-export const SCREENSHOT_ROOT = path.join(REPO_ROOT, 'test', 'editor', 'screenshots');
+/**
+ * Git-ignored; CI uploads it as an artifact. One subfolder per test file, emptied when it starts.
+ * In a dot folder: `n8n-node build` copies every .png/.svg outside dot folders into dist/, and a
+ * release from that tree would publish the screenshots.
+ */
+export const SCREENSHOT_ROOT = path.join(REPO_ROOT, '.test-output', 'editor-screenshots');
 
 /**
  * Without the background-networking flags Chromium keeps trying to reach Google's hosts, which

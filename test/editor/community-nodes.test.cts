@@ -2,7 +2,7 @@
  * Installing the package as users do, through Settings › Community Nodes, in headless Chromium:
  * n8n's own installer (npm pack, unpack, npm install, load without a restart) fetches the packed
  * package from a local registry (registry.cts). Then Update to a newer version published there,
- * and Uninstall. Screenshots go to test/editor/screenshots/community-nodes/.
+ * and Uninstall. Screenshots go to .test-output/editor-screenshots/community-nodes/.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

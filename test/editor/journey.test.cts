@@ -2,7 +2,7 @@
  * A user's first session with the package in the n8n editor, in headless Chromium against a real
  * n8n (e2eTarget(), 2.8.4 by default) and the sandbox API: find the node, add "Create a customer",
  * create the credential in the modal, pick a business, execute, read many pages, hit a bad input.
- * Screenshots of every step go to test/editor/screenshots/journey/.
+ * Screenshots of every step go to .test-output/editor-screenshots/journey/.
  */
 import type { Locator, Page } from 'playwright-core';
 
