@@ -1,6 +1,6 @@
 /**
- * The in-process suite as Stryker runs it for every mutant. Left out: the suites that test dist/
- * or the sandbox itself (a mutant of the TypeScript source never reaches them), and the one test
+ * The in-process suite as Stryker runs it for every mutant. Left out: the suites that test dist/,
+ * the tarball or the sandbox itself (a mutant of the TypeScript source never reaches them), and the one test
  * that waits 30 s for a silent API (`global.MUTATION_RUN`): test/failures.test.cts guards the same
  * message without the wait.
  */
@@ -18,6 +18,7 @@ module.exports = {
 		'/test/scan-package.test.cts',
 		'/test/e2e-helpers.test.cts',
 		'/test/sandbox.test.cts',
+		'/test/tarball.test.cts',
 	],
 	globals: { MUTATION_RUN: true },
 	// Absolute paths: Stryker loads the environment itself, without resolving <rootDir>.
