@@ -4,9 +4,15 @@ module.exports = {
 	reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.cts'],
-	// The real-n8n, queue-mode and editor suites install n8n and take minutes: each has its own
-	// config and script.
-	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/', '/test/queue/', '/test/editor/'],
+	// The real-n8n, queue-mode and editor suites install n8n and take minutes; the docs check runs
+	// on its own first in CI. Each has its own config and script.
+	testPathIgnorePatterns: [
+		'/node_modules/',
+		'/test/e2e/',
+		'/test/queue/',
+		'/test/editor/',
+		'/test/docs/',
+	],
 	// Tests are .cts (outside the n8n lint config's **/*.ts), the node code .ts; a test imports
 	// another as './x.cjs', mapped to x.cts here, or to a real .cjs file of a dependency first.
 	moduleFileExtensions: ['js', 'mjs', 'cjs', 'ts', 'cts', 'json', 'node'],

@@ -7,9 +7,11 @@ module.exports = {
 	rootDir: '../..',
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/docs'],
-	testMatch: ['**/*.test.ts'],
+	testMatch: ['**/*.test.cts'],
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/test/docs/tsconfig.json' }],
+		'^.+\\.c?ts$': ['ts-jest', { tsconfig: '<rootDir>/test/docs/tsconfig.json' }],
 	},
+	moduleFileExtensions: ['js', 'cjs', 'ts', 'cts', 'json'],
+	moduleNameMapper: { '^(\\.{1,2}/.*)\\.cjs$': ['$1.cjs', '$1'] },
 	setupFiles: ['<rootDir>/test/helpers/setup.cts'],
 };
