@@ -289,6 +289,20 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 			expect(requestsTo(sandbox, ADD)).toHaveLength(1);
 		});
 
+		it('one phone number in another format after a 502 is not sent either', async () => {
+			sandbox.setFaults({ serverError: { path: ADD, count: 1, status: 502 } });
+			const rows: Row[] = [
+				{ firstName: 'Ann', lastName: 'First', phone: '+1 303 555 0236' },
+				{ firstName: 'Ann', lastName: 'Again', phone: '(303) 555-0236' },
+			];
+			const { items } = await importRows(rows, { matchOn: 'phone' }, 'continueRegularOutput');
+			expect(items[0].json.error).toMatch(/answered 502/);
+			expect(items[1].json.error).toMatch(
+				/^Create customer not sent: item 0 of this run, with the same phone, may have created this customer/,
+			);
+			expect(requestsTo(sandbox, ADD)).toHaveLength(1);
+		});
+
 		it('without Continue On Fail the node stops on the first row and the second is not sent either', async () => {
 			sandbox.setFaults({ serverError: { path: ADD, count: 1, status: 503 } });
 			const { error } = await importRows(twoRows);

@@ -135,7 +135,7 @@ export interface UncertainCreate {
 export class RunCustomers {
 	readonly created = new CustomerIndex([]);
 	private readonly sentTo = new WeakMap<IDataObject, string>();
-	private readonly uncertain = new Map<string, UncertainCreate[]>();
+	private readonly uncertain = new Map<string, Array<UncertainCreate & { key: string }>>();
 	private readonly pending = new Map<string, Promise<unknown>>();
 
 	addCreated(customer: IDataObject, kind: MatchKey, key: string, businessId: string): void {
@@ -152,15 +152,20 @@ export class RunCustomers {
 	}
 
 	addUncertain(kind: MatchKey, key: string, create: UncertainCreate): void {
-		const id = `${kind}:${key}`;
-		this.uncertain.set(id, [...(this.uncertain.get(id) ?? []), create]);
+		// Filed by slot and key, so that one number in another format finds it, as the index does.
+		const id = `${kind}:${matchSlot(kind, key)}`;
+		this.uncertain.set(id, [...(this.uncertain.get(id) ?? []), { ...create, key }]);
 	}
 
 	/** The first Create of this key that may have happened, in this business (or any: undefined). */
 	uncertainCreate(kind: MatchKey, key: string, businessId?: string): UncertainCreate | undefined {
 		return this.uncertain
-			.get(`${kind}:${key}`)
-			?.find((create) => businessId === undefined || create.businessId === businessId);
+			.get(`${kind}:${matchSlot(kind, key)}`)
+			?.find(
+				(create) =>
+					keysMatch(kind, key, create.key) &&
+					(businessId === undefined || create.businessId === businessId),
+			);
 	}
 
 	/** Runs `task` after every earlier task of the same key has ended, failed ones included. */
