@@ -135,7 +135,7 @@ export interface UncertainCreate {
 export class RunCustomers {
 	readonly created = new CustomerIndex([]);
 	private readonly sentTo = new WeakMap<IDataObject, string>();
-	private readonly uncertain = new Map<string, Array<UncertainCreate & { key: string }>>();
+	private readonly uncertain = new Map<string, Array<{ key: string; create: UncertainCreate }>>();
 	private readonly pending = new Map<string, Promise<unknown>>();
 
 	addCreated(customer: IDataObject, kind: MatchKey, key: string, businessId: string): void {
@@ -154,7 +154,7 @@ export class RunCustomers {
 	addUncertain(kind: MatchKey, key: string, create: UncertainCreate): void {
 		// Filed by slot and key, so that one number in another format finds it, as the index does.
 		const id = `${kind}:${matchSlot(kind, key)}`;
-		this.uncertain.set(id, [...(this.uncertain.get(id) ?? []), { ...create, key }]);
+		this.uncertain.set(id, [...(this.uncertain.get(id) ?? []), { key, create }]);
 	}
 
 	/** The first Create of this key that may have happened, in this business (or any: undefined). */
@@ -162,10 +162,10 @@ export class RunCustomers {
 		return this.uncertain
 			.get(`${kind}:${matchSlot(kind, key)}`)
 			?.find(
-				(create) =>
-					keysMatch(kind, key, create.key) &&
-					(businessId === undefined || create.businessId === businessId),
-			);
+				(entry) =>
+					keysMatch(kind, key, entry.key) &&
+					(businessId === undefined || entry.create.businessId === businessId),
+			)?.create;
 	}
 
 	/** Runs `task` after every earlier task of the same key has ended, failed ones included. */
