@@ -140,7 +140,7 @@ describe('silent failures made visible in the editor (issue 26)', () => {
 							],
 						},
 						includeOtherFields: true,
-						options: { ignoreConversionErrors: true },
+						options: {},
 					},
 				},
 			]),
@@ -326,6 +326,8 @@ describe('silent failures made visible in the editor (issue 26)', () => {
 			expect(text.match(/"_skipExisting"/g)).toHaveLength(3);
 			expect(text.match(/"outcome": "alreadyExists"/g)).toHaveLength(2);
 			expect(text).toContain('"outcome": "skippedNoMatchValue"');
+			// A String field of a plain Set node takes the skipped row's empty ID without an error.
+			expect(text).toContain('"customerId": null');
 		});
 		await closeNdv();
 		await steps.run('skip existing second run output', async () => {
