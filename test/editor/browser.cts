@@ -14,9 +14,9 @@ import {
 } from 'playwright-core';
 
 import { OWNER, REPO_ROOT } from '../e2e/n8n.cjs';
+import { CHROMIUM } from './chromium.cjs';
 
-/** Debian's package (test/editor/install-chromium.sh); playwright-core downloads no browser. */
-export const CHROMIUM = '/usr/bin/chromium';
+export { CHROMIUM };
 
 /**
  * Git-ignored; CI uploads it as an artifact. One subfolder per test file, emptied when it starts.

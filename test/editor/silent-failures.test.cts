@@ -1,0 +1,406 @@
+/**
+ * Issue 26's silent failures, as a user meets them in the editor of a real n8n (e2eTarget(), 2.8.4
+ * by default) against the sandbox API: Skip if the Customer Already Exists on rows without an
+ * email and across businesses, `{{ $json.id }}` downstream of a skipped row, a mistyped Business
+ * ID in Get Many's filter and in the trigger, Find by Phone in another format, the trigger's
+ * notice. The workflows are saved through n8n's REST API; every check is on what the page shows.
+ * Screenshots go to .test-output/editor-screenshots/silent-failures/.
+ */
+import type { Page } from 'playwright-core';
+
+import { startSandbox, type Sandbox, type SandboxCustomer } from '../sandbox/server.cjs';
+import { rest, setupOwner, startN8n, type RunningN8n, type Session } from '../e2e/n8n.cjs';
+import { EXAMPLE_CREDENTIAL_ID, prepareN8n, type PreparedN8n } from '../e2e/workflows.cjs';
+import { launchBrowser, signIn, Steps, waitForText, type RunningBrowser } from './browser.cjs';
+import { FETCH_TEST_EVENT } from './texts.cjs';
+
+/** What these features show on screen (labels, option names, errors, the trigger's notice). */
+const SKIP_EXISTING_LABELS = [
+	'Skip if the Customer Already Exists',
+	'Match On',
+	'Match Within',
+	'Rows Without a Match Value',
+];
+const NO_MATCH_VALUE_OPTIONS = ['Skip the Row', 'Create the Customer Anyway', 'Stop With an Error'];
+const SKIP_EXISTING_TOOLTIP =
+	/Whether to look the customer up first and, when it is already in the CRM, output the existing customer instead of adding it again/;
+const MATCH_WITHIN_TOOLTIP = /Which customers count as the same/;
+const MATCH_WITHIN_OPTIONS = [
+	'Only a customer of the business above is a match',
+	'A customer of any business in the organization is a match',
+];
+const TRIGGER_BUSINESS_TOOLTIP = /Only start for customers of this business/;
+const GET_MANY_BUSINESS_TOOLTIP = /Only the customers of this business/;
+const FIND_PHONE_TOOLTIP = /\(202\) 555-0236 finds \+1 202 555 0236/;
+const NO_MATCH_VALUE_SKIP =
+	/Create nothing and output the row with an empty ID, marked as skipped; a re-run never adds it twice/;
+const UNKNOWN_BUSINESS_ADVICE = /names a business the API does not know/;
+const TRIGGER_NOTICE =
+	'Only customers added after the workflow is published start it; the customers already there do not. Fetch Test Event shows the newest existing customer, so you can map its fields.';
+
+const CUSTOMER_ID = /cust_[0-9a-f]{16}/g;
+const UNKNOWN_BUSINESS = 'biz_0000000000000000';
+const STORED_PHONE = '+1 202 555 0236';
+const TYPED_PHONE = '(202) 555-0236';
+const CREDENTIALS = {
+	businessCrmApi: { id: EXAMPLE_CREDENTIAL_ID, name: 'Business CRM account' },
+};
+
+type Node = Record<string, unknown> & { name: string };
+
+/** A workflow of nodes in a row, each feeding the next. */
+function chain(name: string, nodes: Node[]) {
+	const placed = nodes.map((node, index) => ({
+		...node,
+		id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+		position: [index * 240, 0],
+	}));
+	const connections: Record<string, unknown> = {};
+	placed.slice(1).forEach((node, index) => {
+		connections[placed[index].name] = { main: [[{ node: node.name, type: 'main', index: 0 }]] };
+	});
+	return { name, nodes: placed, connections, settings: { executionOrder: 'v1' } };
+}
+
+const START: Node = {
+	name: 'Start',
+	type: 'n8n-nodes-base.manualTrigger',
+	typeVersion: 1,
+	parameters: {},
+};
+
+function crm(name: string, parameters: Record<string, unknown>): Node {
+	return {
+		name,
+		type: 'n8n-nodes-business-crm.businessCrm',
+		typeVersion: 1,
+		parameters,
+		credentials: CREDENTIALS,
+	};
+}
+
+describe('silent failures made visible in the editor (issue 26)', () => {
+	let sandbox: Sandbox;
+	let prepared: PreparedN8n;
+	let n8n: RunningN8n;
+	let session: Session;
+	let browser: RunningBrowser;
+	let page: Page;
+	let steps: Steps;
+	const workflows: Record<string, string> = {};
+	/** A customer of another business with the email the first row brings (item 2). */
+	let otherBusinessAda: SandboxCustomer;
+	let phoneCustomer: SandboxCustomer;
+
+	beforeAll(async () => {
+		sandbox = await startSandbox({ businesses: 3, customers: 6 });
+		const [home, other, third] = sandbox.businesses;
+		otherBusinessAda = sandbox.addCustomers(1, { businessId: other.id })[0];
+		otherBusinessAda.email = 'ada@example.com';
+		phoneCustomer = sandbox.addCustomers(1, { businessId: third.id })[0];
+		phoneCustomer.phone = STORED_PHONE;
+		prepared = await prepareN8n(sandbox);
+		n8n = await startN8n(prepared.folder);
+		session = await setupOwner(n8n.url);
+
+		const rows = [
+			{ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' },
+			{ firstName: 'Alan', lastName: 'Turing', email: 'alan@example.com' },
+			{ firstName: 'Grace', lastName: 'Hopper' },
+		];
+		const definitions = {
+			skip: chain('Skip Existing', [
+				START,
+				{
+					name: 'Rows',
+					type: 'n8n-nodes-base.code',
+					typeVersion: 2,
+					parameters: {
+						jsCode: `return ${JSON.stringify(rows.map((json) => ({ json })))};`,
+					},
+				},
+				crm('Add Customer', {
+					resource: 'customer',
+					operation: 'create',
+					businessId: { __rl: true, mode: 'id', value: home.id },
+					firstName: '={{ $json.firstName }}',
+					lastName: '={{ $json.lastName }}',
+					additionalFields: { email: '={{ $json.email }}' },
+					skipExisting: true,
+					matchOn: 'email',
+				}),
+				{
+					name: 'Read ID',
+					type: 'n8n-nodes-base.set',
+					typeVersion: 3.4,
+					parameters: {
+						assignments: {
+							assignments: [
+								{ id: 'a1', name: 'customerId', value: '={{ $json.id }}', type: 'string' },
+							],
+						},
+						includeOtherFields: true,
+						options: {},
+					},
+				},
+			]),
+			getMany: chain('Get Many with a mistyped business', [
+				START,
+				crm('Get Customers', {
+					resource: 'customer',
+					operation: 'getAll',
+					returnAll: true,
+					filters: { businessId: { __rl: true, mode: 'id', value: UNKNOWN_BUSINESS } },
+				}),
+			]),
+			find: chain('Find by phone', [
+				START,
+				crm('Find Customer', {
+					resource: 'customer',
+					operation: 'find',
+					findBy: 'phone',
+					phone: TYPED_PHONE,
+				}),
+			]),
+			trigger: chain('Trigger with a mistyped business', [
+				{
+					name: 'New Customer',
+					type: 'n8n-nodes-business-crm.businessCrmTrigger',
+					typeVersion: 1,
+					parameters: {
+						event: 'newCustomer',
+						options: { businessId: { __rl: true, mode: 'id', value: UNKNOWN_BUSINESS } },
+					},
+					credentials: CREDENTIALS,
+				},
+			]),
+		};
+		for (const [key, workflow] of Object.entries(definitions)) {
+			const saved = await rest<{ id: string }>(n8n.url, session, 'POST', '/workflows', {
+				...workflow,
+				active: false,
+			});
+			workflows[key] = saved.id;
+		}
+
+		browser = await launchBrowser();
+		page = browser.page;
+		steps = new Steps(page, 'silent-failures', [
+			sandbox.apiKey,
+			sandbox.otherOrgApiKey,
+			sandbox.readOnlyApiKey,
+		]);
+		await signIn(page, n8n.url);
+	});
+
+	afterAll(async () => {
+		await browser?.close();
+		await n8n?.stop();
+		prepared?.folder.remove();
+		await sandbox?.close();
+	});
+
+	const ndv = () => page.locator('[data-test-id="ndv"]');
+	const outputPanel = () => page.locator('[data-test-id="output-panel"]');
+
+	async function openWorkflow(key: string): Promise<void> {
+		await page.goto(`${n8n.url}/workflow/${workflows[key]}`);
+		await page.locator('[data-test-id="canvas-node"]').first().waitFor();
+	}
+
+	async function openNode(title: string): Promise<void> {
+		await page.locator('[data-test-id="canvas-node"]').filter({ hasText: title }).dblclick();
+		await ndv().waitFor();
+	}
+
+	/** Hovers a parameter's label, then its help icon, and waits for the tooltip n8n shows. */
+	async function readTooltip(label: string, text: RegExp): Promise<void> {
+		await page.mouse.move(0, 0);
+		const title = ndv().locator('label.n8n-input-label', {
+			has: page.getByText(label, { exact: true }),
+		});
+		await title.last().hover();
+		await title.last().locator('[class*="infoIcon"] svg').first().hover();
+		await page.locator('[data-test-id="tooltip-content"]', { hasText: text }).first().waitFor();
+	}
+
+	async function closeNdv(): Promise<void> {
+		await page.locator('[data-test-id="ndv-close-button"]').click();
+		await ndv().waitFor({ state: 'hidden' });
+	}
+
+	async function executeStep(): Promise<void> {
+		await ndv().locator('[data-test-id="node-execute-button"]').first().click();
+	}
+
+	/** The output panel in its JSON view, which shows nested fields such as `_skipExisting`. */
+	async function outputJson(items: number): Promise<string> {
+		await waitForText(outputPanel(), new RegExp(`${items} items?`), 60_000);
+		const json = outputPanel().locator(
+			'[data-test-id="ndv-run-data-display-mode"] [data-test-id="radio-button-json"]',
+		);
+		await json.click();
+		await outputPanel()
+			.getByText('"_skipExisting"')
+			.or(outputPanel().getByText('"id"'))
+			.first()
+			.waitFor();
+		// One line per key and value, indented with no-break spaces: one space between words.
+		return (await outputPanel().innerText()).replace(/\s+/g, ' ');
+	}
+
+	/** The JSON view's text, item by item: each item starts at its `"id"` line. */
+	function itemsOf(text: string): string[] {
+		return text.split(/(?="id":)/).slice(1);
+	}
+
+	const created = () =>
+		sandbox.customers.filter(
+			(c) => c.businessId === sandbox.businesses[0].id && /ada@|alan@/.test(c.email ?? ''),
+		);
+
+	it('1, 2: Skip if the Customer Already Exists: a row without an email is skipped and marked, a customer of another business is not a match', async () => {
+		await steps.run('skip existing parameters', async () => {
+			await openWorkflow('skip');
+			await openNode('Add Customer');
+			for (const label of SKIP_EXISTING_LABELS) {
+				await ndv().getByText(label, { exact: true }).first().waitFor();
+			}
+			await readTooltip('Skip if the Customer Already Exists', SKIP_EXISTING_TOOLTIP);
+		});
+		await steps.run('match within options', async () => {
+			await readTooltip('Match Within', MATCH_WITHIN_TOOLTIP);
+			await ndv().locator('[data-test-id="parameter-input-matchWithin"]').click();
+			for (const option of MATCH_WITHIN_OPTIONS) {
+				await page.locator('.el-select-dropdown__item:visible', { hasText: option }).waitFor();
+			}
+		});
+		await page.keyboard.press('Escape');
+		await steps.run('rows without a match value options', async () => {
+			// The default for rows without an email, and what it promises, as the dropdown shows it.
+			await ndv().locator('[data-test-id="parameter-input-noMatchValue"]').click();
+			for (const option of NO_MATCH_VALUE_OPTIONS) {
+				await page.locator('.el-select-dropdown__item:visible', { hasText: option }).waitFor();
+			}
+			await page.getByText(NO_MATCH_VALUE_SKIP).first().waitFor();
+		});
+		await page.keyboard.press('Escape');
+
+		await steps.run('skip existing first run', async () => {
+			const customers = sandbox.customers.length;
+			await executeStep();
+			const text = await outputJson(3);
+			// Ada and Alan are created in the chosen business, Ada although a customer of another
+			// business has her email; Grace, without an email, is not.
+			expect(sandbox.customers).toHaveLength(customers + 2);
+			const [ada, alan, grace] = itemsOf(text);
+			expect(ada).toContain('"outcome": "created"');
+			expect(ada).not.toContain(otherBusinessAda.id);
+			expect(ada).toContain(sandbox.businesses[0].id);
+			expect(alan).toContain('"outcome": "created"');
+			expect(grace).toMatch(/^"id": null/);
+			expect(grace).toContain('"outcome": "skippedNoMatchValue"');
+			expect(grace).toContain('"skipped": true');
+			expect(created()).toHaveLength(2);
+			expect(sandbox.customers.some((c) => c.firstName === 'Grace')).toBe(false);
+		});
+	});
+
+	it('1, 3: run again, the row without an email is not created; a node after Add Customer reads {{ $json.id }} of the skipped rows', async () => {
+		await closeNdv();
+		const ids = created().map((c) => c.id);
+		await steps.run('read id after skipped rows', async () => {
+			const customers = sandbox.customers.length;
+			// Execute step would reuse Add Customer's first run: the whole workflow runs again.
+			await page.locator('[data-test-id="execute-workflow-button"]').click();
+			await openNode('Read ID');
+			await outputPanel()
+				.getByText(/alreadyExists/)
+				.first()
+				.waitFor({ timeout: 60_000 });
+			const text = await outputJson(3);
+			expect(sandbox.customers).toHaveLength(customers);
+			expect(text).toContain(`"customerId": "${ids[0]}"`);
+			expect(text).toContain(`"customerId": "${ids[1]}"`);
+			// The mark travels with the record, so a later If can test it.
+			expect(text.match(/"_skipExisting"/g)).toHaveLength(3);
+			expect(text.match(/"outcome": "alreadyExists"/g)).toHaveLength(2);
+			expect(text).toContain('"outcome": "skippedNoMatchValue"');
+			// A String field of a plain Set node takes the skipped row's empty ID without an error.
+			expect(text).toContain('"customerId": null');
+		});
+		await closeNdv();
+		await steps.run('skip existing second run output', async () => {
+			await openNode('Add Customer');
+			const text = await outputJson(3);
+			// The screenshot shows the row without an email, at the end of the list.
+			await outputPanel().getByText('"Grace"').hover();
+			await page.mouse.wheel(0, 600);
+			const [ada, alan, grace] = itemsOf(text);
+			expect(ada).toContain(`"id": "${ids[0]}"`);
+			expect(ada).toContain('"skipped": true');
+			expect(alan).toContain(`"id": "${ids[1]}"`);
+			expect(grace).toMatch(/^"id": null/);
+			expect(grace).toContain('"outcome": "skippedNoMatchValue"');
+			expect(sandbox.customers.some((c) => c.firstName === 'Grace')).toBe(false);
+		});
+		await closeNdv();
+	});
+
+	it('4: a mistyped Business ID in Get Many › Filters › Business is an error naming it', async () => {
+		await steps.run('get many business description', async () => {
+			await openWorkflow('getMany');
+			await openNode('Get Customers');
+			await readTooltip('Business', GET_MANY_BUSINESS_TOOLTIP);
+		});
+		await steps.run('get many unknown business', async () => {
+			await page.mouse.move(0, 0);
+			await executeStep();
+			await outputPanel()
+				.getByText(`No business ${UNKNOWN_BUSINESS} in this organization`)
+				.first()
+				.waitFor({ timeout: 60_000 });
+			await outputPanel().getByText(UNKNOWN_BUSINESS_ADVICE).first().waitFor();
+		});
+		await closeNdv();
+	});
+
+	it('4, 6: the trigger shows its notice, and Fetch Test Event with an unknown Options › Business shows the error', async () => {
+		await steps.run('trigger notice', async () => {
+			await openWorkflow('trigger');
+			await openNode('New Customer');
+			await ndv().getByText(TRIGGER_NOTICE).waitFor();
+			await readTooltip('Business', TRIGGER_BUSINESS_TOOLTIP);
+		});
+		await steps.run('trigger unknown business', async () => {
+			await ndv()
+				.locator('[data-test-id="node-execute-button"]', { hasText: FETCH_TEST_EVENT })
+				.click();
+			await outputPanel()
+				.getByText(`No business ${UNKNOWN_BUSINESS} in this organization`)
+				.first()
+				.waitFor({ timeout: 60_000 });
+			// The test event is over: the panel stops listening, and offers Fetch Test Event again.
+			await ndv().getByText('Stop Listening').first().waitFor({ state: 'hidden' });
+			await page.mouse.move(0, 0);
+		});
+		await closeNdv();
+	});
+
+	it('5: Find by Phone "(202) 555-0236" finds the customer stored as "+1 202 555 0236"', async () => {
+		await steps.run('find phone description', async () => {
+			await openWorkflow('find');
+			await openNode('Find Customer');
+			await readTooltip('Phone', FIND_PHONE_TOOLTIP);
+		});
+		await steps.run('find by phone', async () => {
+			await page.mouse.move(0, 0);
+			await executeStep();
+			await outputPanel().getByText(phoneCustomer.id).first().waitFor({ timeout: 60_000 });
+			const text = await waitForText(outputPanel(), /1 item/);
+			expect([...new Set(text.match(CUSTOMER_ID))]).toEqual([phoneCustomer.id]);
+			await outputPanel().getByText(STORED_PHONE).first().waitFor();
+		});
+		await closeNdv();
+	});
+});
