@@ -1,4 +1,15 @@
-import { e2eTarget, ensureN8n } from './n8n.cjs';
+import * as path from 'node:path';
+
+/*
+ * Jest's moduleNameMapper does not apply to globalSetup: Node resolves its requires and finds no
+ * n8n.cjs (the file is n8n.cts). So n8n.cts is required by its real name; jest's transform hook
+ * compiles it.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { e2eTarget, ensureN8n } = require(
+	path.join(__dirname, 'n8n.cts'),
+) as typeof import('./n8n.cjs');
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** Jest globalSetup: makes sure the n8n under test is installed (progress on stderr). */
 export default async function globalSetup(): Promise<void> {
