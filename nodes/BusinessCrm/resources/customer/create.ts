@@ -494,7 +494,11 @@ export const customerCreateDescription: INodeProperties[] = [
 				value: 'email',
 				description: 'Compared without the spaces around it and regardless of capitals',
 			},
-			{ name: 'Phone', value: 'phone', description: 'By its digits, with or without the country code, as Find matches it' },
+			{
+				name: 'Phone',
+				value: 'phone',
+				description: 'By its digits, with or without the country code, as Find matches it',
+			},
 			{
 				name: 'First and Last Name',
 				value: 'name',
@@ -529,8 +533,7 @@ export const customerCreateDescription: INodeProperties[] = [
 		name: 'noMatchValue',
 		type: 'options',
 		default: 'skip',
-		description:
-			'What to do with a row whose email or phone is empty, so that nothing tells whether the customer already exists',
+		description: 'What to do with a row that has no email (or phone) to look the customer up by',
 		displayOptions: {
 			show: { ...showOnlyForCreate, skipExisting: [true], matchOn: ['email', 'phone'] },
 		},
@@ -549,7 +552,8 @@ export const customerCreateDescription: INodeProperties[] = [
 			{
 				name: 'Stop With an Error',
 				value: 'error',
-				description: "Or send the row to the error output, as the node's On Error setting says",
+				description:
+					"Fail the row: it stops the node, or goes to the error output if the node's On Error setting says so",
 			},
 		],
 	},

@@ -93,7 +93,7 @@ export const customerGetManyDescription: INodeProperties[] = [
 				...businessIdLocator,
 				required: false,
 				description:
-					'Only the customers of this business. The API cannot filter, so the node reads the customer list and keeps the matching ones.',
+					'Only the customers of this business. The node reads the customer list and keeps those of this business, so it may read many more customers than it outputs.',
 			},
 		],
 	},
