@@ -88,7 +88,7 @@ describe('Business CRM in a real n8n', () => {
 				jsCode: `return [
 					{ json: { businessId: '${businessId}', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', company: 'Analytical Engines' } },
 					{ json: { businessId: '${businessId}', firstName: '   ', lastName: 'Nobody' } },
-					{ json: { businessId: 'biz_unknown', firstName: 'Alan', lastName: 'Turing' } },
+					{ json: { businessId: 'biz_unknown', firstName: 'Alan', lastName: 'Turing', email: 'alan@example.com' } },
 					{ json: { businessId: '${businessId}', firstName: 'Edsger', lastName: 'Dijkstra', phone: '+31 20 555 0100' } },
 				];`,
 			},
@@ -118,12 +118,17 @@ describe('Business CRM in a real n8n', () => {
 			}),
 			// Without an email the node cannot tell whether the row was added before: not sent.
 			expect.objectContaining({
-				error: 'Email is empty, so the node cannot tell whether this customer already exists',
+				error:
+					'Email is empty, so the node cannot tell whether this customer already exists. Give this row an email, or choose under Rows Without a Match Value to skip such rows or to create them anyway (a re-run then creates them again).',
 				firstName: 'Edsger',
 			}),
 		]);
 		const errorRun = run.data.resultData.runData['Add Customer'][0].data?.main?.[1] ?? [];
-		expect(errorRun.map((item) => item.pairedItem)).toEqual([{ item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(errorRun.map((item) => item.pairedItem)).toEqual([
+			{ item: 1 },
+			{ item: 2 },
+			{ item: 3 },
+		]);
 		// The refused empty name and the row without an email never reached the API.
 		expect(sandbox.requests.filter((r) => r.method === 'POST')).toHaveLength(2);
 	});
