@@ -1,7 +1,12 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { transportError } from '../BusinessCrm/shared/errors';
 import { extractList, recordId } from '../BusinessCrm/shared/output';
-import { DEFAULT_PAGES_IN_PARALLEL, MAX_PAGE_SIZE } from '../BusinessCrm/shared/pagination';
+import {
+	DEFAULT_PAGES_IN_PARALLEL,
+	MAX_PAGE_SIZE,
+	MAX_PAGES_WITHOUT_PROGRESS,
+	MAX_PAGES_WITHOUT_TOTAL,
+} from '../BusinessCrm/shared/pagination';
 import {
 	apiRequest,
 	credentialSecrets,
@@ -16,10 +21,6 @@ import {
 const WHAT = 'Read customers';
 /** A poll must end: a request without an answer in this time fails it (and changes nothing). */
 const REQUEST_TIMEOUT_MS = 60_000;
-/** Without a `total` to bound it, a read stops after this many pages (10 million customers). */
-const MAX_PAGES_WITHOUT_TOTAL = 100_000;
-/** Pages in a row that bring no customer not read before, before a read is called stuck. */
-const MAX_PAGES_WITHOUT_PROGRESS = 10;
 
 export interface CustomerPage {
 	customers: IDataObject[];

@@ -27,12 +27,12 @@ export const DEFAULT_PAGES_IN_PARALLEL = 10;
 export const MAX_PAGES_IN_PARALLEL = MAX_PARALLEL_REQUESTS;
 
 /** Without a `total` to bound it, a read stops after this many pages (10 million items). */
-const MAX_PAGES_WITHOUT_TOTAL = 100_000;
+export const MAX_PAGES_WITHOUT_TOTAL = 100_000;
 /**
  * Pages in a row that bring no new item before a read is called stuck. The spec allows empty
  * pages, so a few are tolerated; a server that answers hasMore forever is not.
  */
-const MAX_PAGES_WITHOUT_PROGRESS = 10;
+export const MAX_PAGES_WITHOUT_PROGRESS = 10;
 
 export interface ListRead {
 	what: string;
