@@ -15,3 +15,13 @@ const { e2eTarget, ensureN8n } = require(
 export default async function globalSetup(): Promise<void> {
 	await ensureN8n(await e2eTarget());
 }
+
+// Run directly (`npx tsx test/e2e/global-setup.cts`, with N8N_E2E_VERSION / N8N_E2E_NODE set as
+// the suite's npm scripts set them), it installs ahead of time: .ci/run does so in the background
+// while the in-process suite runs, and the suite's own globalSetup then finds the install ready.
+if (require.main === module) {
+	globalSetup().catch((error: unknown) => {
+		console.error(error);
+		process.exitCode = 1;
+	});
+}
