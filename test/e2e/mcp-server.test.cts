@@ -4,7 +4,12 @@
  * supplied), published, and reached by the MCP SDK's own client over Streamable HTTP. What the
  * client lists is what any model connected to it reads, so it is pinned word for word.
  */
+import { randomBytes } from 'node:crypto';
+// The SDK's documented import paths: resolved through its "exports" (jest) and "typesVersions"
+// (tsc); the lint's resolver reads neither.
+// eslint-disable-next-line import-x/no-unresolved
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+// eslint-disable-next-line import-x/no-unresolved
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startSandbox, type Sandbox } from '../sandbox/server.cjs';
 import {
@@ -23,7 +28,8 @@ const ADD_CUSTOMER = '/api/business/crm/customer/add';
 /** The example's path and trigger credential id. */
 const MCP_PATH = 'business-crm';
 const BEARER_CREDENTIAL_ID = 'McpBearerExample';
-const BEARER_TOKEN = 'mcp-e2e-token-7f3c9a1e5b2d4f60';
+/** What MCP clients must send: `Authorization: Bearer <token>`. */
+const bearerToken = randomBytes(16).toString('hex');
 
 // The MCP Server Trigger's tool plumbing is n8n's, the same on the versions read (1.123.81,
 // 2.41.1): run on the pin only, which keeps the version matrix inside CI's time.
@@ -72,7 +78,7 @@ describeOnPin("the node's tools behind n8n's MCP Server Trigger", () => {
 				id: BEARER_CREDENTIAL_ID,
 				name: "MCP clients' bearer token",
 				type: 'httpBearerAuth',
-				data: { token: BEARER_TOKEN },
+				data: { token: bearerToken },
 			},
 		]));
 		const workflowId = await importWorkflow(folder, exampleWorkflow('mcp-server-customers.json'));
@@ -80,7 +86,7 @@ describeOnPin("the node's tools behind n8n's MCP Server Trigger", () => {
 		const session = await setupOwner(n8n.url);
 		await activateWorkflow(n8n.url, session, workflowId);
 		mcpUrl = new URL(`${n8n.url}/mcp/${MCP_PATH}`);
-		client = await connect({ Authorization: `Bearer ${BEARER_TOKEN}` });
+		client = await connect({ Authorization: `Bearer ${bearerToken}` });
 	});
 
 	afterAll(async () => {
@@ -251,7 +257,7 @@ describeOnPin("the node's tools behind n8n's MCP Server Trigger", () => {
 		expect(JSON.stringify(sandbox.requests.map((r) => r.headers))).toContain(sandbox.apiKey);
 		expect(received.length).toBeGreaterThanOrEqual(8);
 		const everything = JSON.stringify(received);
-		for (const secret of [sandbox.apiKey, encodeURIComponent(sandbox.apiKey), BEARER_TOKEN]) {
+		for (const secret of [sandbox.apiKey, encodeURIComponent(sandbox.apiKey), bearerToken]) {
 			expect(everything).not.toContain(secret);
 		}
 	});
