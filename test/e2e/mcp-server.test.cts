@@ -10,6 +10,8 @@ import { randomBytes } from 'node:crypto';
 // eslint-disable-next-line import-x/no-unresolved
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 // eslint-disable-next-line import-x/no-unresolved
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+// eslint-disable-next-line import-x/no-unresolved
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startSandbox, type Sandbox } from '../sandbox/server.cjs';
 import {
@@ -224,6 +226,11 @@ describeOnPin("the node's tools behind n8n's MCP Server Trigger", () => {
 			lastName: 'Hopper',
 		});
 		expect(result.isError).toBe(true);
+		// n8n's words around the node's: "<error class>: <message>\n\nDetails: <advice>", then
+		// n8n's stack trace (McpServer formatError).
+		expect(textOf(result)).toMatch(
+			/^NodeOperationError: Create customer failed: the Business CRM API answered 404 .*\n\nDetails: /,
+		);
 		expect(textOf(result)).toContain(
 			'The API did not find business "biz_0000000000000000" (or the endpoint). Check the business ID, or pick the business from the list.',
 		);
@@ -243,6 +250,35 @@ describeOnPin("the node's tools behind n8n's MCP Server Trigger", () => {
 		expect(sandbox.requests).toHaveLength(0);
 	});
 
+	it('an SSE client, on the same URL, gets the same tools and the same answers', async () => {
+		// MCP Server Trigger 2 serves both transports on one path: GET opens an SSE stream, POST
+		// speaks Streamable HTTP. Clients that only know SSE (older ones) connect the same way.
+		const sse = new Client({ name: 'business-crm-e2e-sse', version: '1.0.0' });
+		const headers = { Authorization: `Bearer ${bearerToken}` };
+		await sse.connect(
+			new SSEClientTransport(mcpUrl, {
+				requestInit: { headers },
+				eventSourceInit: {
+					fetch: (url, init) => fetch(url, { ...init, headers: { ...init?.headers, ...headers } }),
+				},
+			}),
+		);
+		try {
+			const [viaSse, viaHttp] = await Promise.all([sse.listTools(), client.listTools()]);
+			received.push(viaSse);
+			expect(viaSse.tools).toEqual(viaHttp.tools);
+			const customer = sandbox.customers.find((c) => c.email !== undefined)!;
+			const result = await sse.callTool({
+				name: 'Find_customers',
+				arguments: { email: customer.email! },
+			});
+			received.push(result);
+			expect(JSON.parse(textOf(result))).toEqual([customer]);
+		} finally {
+			await sse.close();
+		}
+	});
+
 	it('a client without the bearer token is refused', async () => {
 		await expect(connect({ Authorization: 'Bearer wrong-token' })).rejects.toThrow(
 			'Authorization data is wrong!',
@@ -255,7 +291,7 @@ describeOnPin("the node's tools behind n8n's MCP Server Trigger", () => {
 		const customer = sandbox.customers.find((c) => c.email !== undefined)!;
 		await call('Find_customers', { email: customer.email! });
 		expect(JSON.stringify(sandbox.requests.map((r) => r.headers))).toContain(sandbox.apiKey);
-		expect(received.length).toBeGreaterThanOrEqual(8);
+		expect(received.length).toBeGreaterThanOrEqual(10);
 		const everything = JSON.stringify(received);
 		for (const secret of [sandbox.apiKey, encodeURIComponent(sandbox.apiKey), bearerToken]) {
 			expect(everything).not.toContain(secret);
