@@ -138,6 +138,41 @@ describe('node description', () => {
 		}
 	});
 
+	it("names each operation's tool within the 64 characters n8n 2.41+ keep of a tool name", () => {
+		// A tool node's default name is the action plus " in Business CRM" (n8n's editor,
+		// makeNodeName), and the tool's name is that node name with spaces as _ (nodeNameToToolName).
+		for (const operation of description.properties.filter((p) => p.name === 'operation')) {
+			for (const option of operation.options as Array<{ action: string }>) {
+				expect(
+					`${option.action} in Business CRM`.replace(/[^a-zA-Z0-9_-]+/g, '_').length,
+				).toBeLessThanOrEqual(64);
+			}
+		}
+	});
+
+	it('says in each operation which IDs it takes and gives, and what Find compares', () => {
+		const operation = (resource: string, value: string) =>
+			(
+				description.properties
+					.filter(
+						(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource),
+					)
+					.flatMap((p) => p.options as Array<{ value: string; description: string }>)
+					.find((o) => o.value === value) as { description: string }
+			).description;
+		expect(operation('customer', 'create')).toContain(
+			"given the business ID and the customer's first and last name",
+		);
+		expect(operation('customer', 'create')).toContain('the new customer with its ID (cust_…)');
+		expect(operation('customer', 'getAll')).toContain('each with its ID (cust_…)');
+		expect(operation('business', 'getAll')).toContain('each with the ID other operations take');
+		expect(operation('business', 'get')).toContain('by its ID');
+		expect(operation('customer', 'find')).toBe(
+			'Find customers by email or by first and last name (whole, in any capitals), or by the digits of a phone number',
+		);
+		expect(property('email', 'find').description).toContain('part of an address finds no one');
+	});
+
 	describe('as an AI Agent tool, against the sandbox', () => {
 		let sandbox: Sandbox;
 		beforeAll(async () => {
@@ -220,7 +255,9 @@ describe('node description', () => {
 				description: string;
 			};
 			expect(operation.action).toBe('Find customers');
-			expect(operation.description).toMatch(/email, phone number, or first and last name/);
+			expect(operation.description).toMatch(
+				/by email or by first and last name .*, or by the digits of a phone number/,
+			);
 			const tool = asTool({
 				resource: 'customer',
 				operation: 'find',
@@ -388,7 +425,9 @@ describe('words on screen', () => {
 		const find = description.properties
 			.filter((p) => p.name === 'operation')[1]
 			.options?.find((o) => (o as { value: string }).value === 'find') as { description: string };
-		expect(find.description).toBe('Find customers by email, phone number, or first and last name');
+		expect(find.description).toContain(
+			'Find customers by email or by first and last name (whole, in any capitals)',
+		);
 		const otherwise = property('whenNothingMatches', 'find');
 		expect(otherwise).toMatchObject({ type: 'options', default: 'nothing' });
 		expect(otherwise.options?.map((o) => (o as { value: string }).value)).toEqual([

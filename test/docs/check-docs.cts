@@ -32,7 +32,7 @@ const PENDING_PAGES = new Map([
 	['docs/verification.md', "the checklist for n8n's community-node verification"],
 ]);
 
-/** The n8n base nodes the examples use, with the type versions they are written for. */
+/** n8n's own nodes the examples use, with the type versions they are written for. */
 const BASE_NODES: Record<string, number[]> = {
 	'n8n-nodes-base.manualTrigger': [1],
 	'n8n-nodes-base.code': [2],
@@ -41,6 +41,7 @@ const BASE_NODES: Record<string, number[]> = {
 	'n8n-nodes-base.convertToFile': [1.1],
 	'n8n-nodes-base.set': [3.4],
 	'n8n-nodes-base.stickyNote': [1],
+	'@n8n/n8n-nodes-langchain.mcpTrigger': [2],
 };
 
 let problems: string[] = [];
@@ -178,6 +179,37 @@ interface WorkflowNode {
 }
 
 let PACKAGE_NODES: Record<string, INodeType> = {};
+
+/**
+ * The tool variant n8n makes of a `usableAsTool` node (`<name>Tool`): the same parameters plus the
+ * two n8n adds (n8n 2.8.4, cli tool-generation `convertNodeToAiTool`).
+ */
+function asTool(nodeType: INodeType): INodeType {
+	const toolParameters: INodeProperties[] = [
+		{
+			displayName: 'Tool Description',
+			name: 'descriptionType',
+			type: 'options',
+			options: [
+				{ name: 'Set Automatically', value: 'auto' },
+				{ name: 'Set Manually', value: 'manual' },
+			],
+			default: 'auto',
+		},
+		{
+			displayName: 'Description',
+			name: 'toolDescription',
+			type: 'string',
+			default: '',
+			displayOptions: { show: { descriptionType: ['manual'] } },
+		},
+	];
+	const { description } = nodeType;
+	return {
+		...nodeType,
+		description: { ...description, properties: [...toolParameters, ...description.properties] },
+	};
+}
 
 const isExpression = (value: unknown) => typeof value === 'string' && value.startsWith('=');
 
@@ -389,6 +421,9 @@ export function checkDocs(): DocsCheck {
 		'n8n-nodes-business-crm.businessCrm': loadNodeType(),
 		'n8n-nodes-business-crm.businessCrmTrigger': loadTriggerType(),
 	};
+	PACKAGE_NODES['n8n-nodes-business-crm.businessCrmTool'] = asTool(
+		PACKAGE_NODES['n8n-nodes-business-crm.businessCrm'],
+	);
 
 	const markdownFiles = [
 		'README.md',

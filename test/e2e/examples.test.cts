@@ -75,6 +75,8 @@ describeOnPin('the example workflows, run as shipped in a real n8n', () => {
 			'add-customers-from-rows.json',
 			'demo-business-crm.json',
 			'export-all-customers.json',
+			// Published and called by an MCP client in mcp-server.test.cts.
+			'mcp-server-customers.json',
 			'welcome-new-customers.json',
 		]);
 	});

@@ -9,7 +9,7 @@ export const businessGetOperation: INodePropertyOptions = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get a business',
-	description: 'Get the details of one business of the organization',
+	description: 'Get the details of one business of the organization by its ID',
 	routing: {
 		request: { method: 'GET' },
 		send: { paginate: true },

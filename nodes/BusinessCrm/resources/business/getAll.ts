@@ -11,7 +11,7 @@ export const businessGetManyOperation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many businesses',
-	description: 'List the businesses of the organization',
+	description: 'List the businesses of the organization, each with the ID other operations take',
 	routing: {
 		request: { method: 'GET', url: '/api/business/list/all' },
 		send: { paginate: true },

@@ -352,7 +352,8 @@ export const customerCreateOperation: INodePropertyOptions = {
 	name: 'Create',
 	value: 'create',
 	action: 'Create a customer',
-	description: "Add a customer to a business's CRM",
+	description:
+		"Add a customer to a business's CRM, given the business ID and the customer's first and last name; outputs the new customer with its ID (cust_…)",
 	routing: {
 		request: { method: 'POST', url: '/api/business/crm/customer/add' },
 		send: { paginate: true },

@@ -66,7 +66,8 @@ export const customerFindOperation: INodePropertyOptions = {
 	name: 'Find',
 	value: 'find',
 	action: 'Find customers',
-	description: 'Find customers by email, phone number, or first and last name',
+	description:
+		'Find customers by email or by first and last name (whole, in any capitals), or by the digits of a phone number',
 	routing: {
 		request: { method: 'GET', url: '/api/public/v1/customers' },
 		send: { paginate: true },
@@ -116,7 +117,8 @@ export const customerFindDescription: INodeProperties[] = [
 		placeholder: 'e.g. nathan@example.com',
 		default: '',
 		required: true,
-		description: "The customer's email address",
+		description:
+			"The customer's whole email address. Capitals and spaces around it do not matter; part of an address finds no one.",
 		displayOptions: { show: { ...showOnlyForFind, findBy: ['email'] } },
 	},
 	{

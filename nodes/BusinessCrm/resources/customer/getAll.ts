@@ -51,7 +51,7 @@ export const customerGetManyOperation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many customers',
-	description: 'List the customers of the organization',
+	description: 'List the customers of the organization, each with its ID (cust_…)',
 	routing: {
 		request: { method: 'GET', url: '/api/public/v1/customers' },
 		send: { paginate: true },
