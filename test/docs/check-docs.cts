@@ -41,6 +41,8 @@ const BASE_NODES: Record<string, number[]> = {
 	'n8n-nodes-base.convertToFile': [1.1],
 	'n8n-nodes-base.set': [3.4],
 	'n8n-nodes-base.stickyNote': [1],
+	'@n8n/n8n-nodes-langchain.agent': [3.1],
+	'@n8n/n8n-nodes-langchain.lmChatOpenAi': [1.3],
 };
 
 let problems: string[] = [];
@@ -387,6 +389,8 @@ export function checkDocs(): DocsCheck {
 	anchorCache.clear();
 	PACKAGE_NODES = {
 		'n8n-nodes-business-crm.businessCrm': loadNodeType(),
+		// The node as an AI Agent's tool: n8n derives it from the node, the same parameters.
+		'n8n-nodes-business-crm.businessCrmTool': loadNodeType(),
 		'n8n-nodes-business-crm.businessCrmTrigger': loadTriggerType(),
 	};
 
