@@ -5,7 +5,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 import { startSandbox, type Sandbox } from './sandbox/server.cjs';
-import { runChain, runNode, type ChainedNode } from './helpers/harness.cjs';
+import { runChain, runNode, runOutsideExecution, type ChainedNode } from './helpers/harness.cjs';
 import { byId, credentialsFor, requestsTo } from './helpers/fixtures.cjs';
 
 const ADD = '/api/business/crm/customer/add';
@@ -172,5 +172,31 @@ describe('the Business CRM node runs of one execution', () => {
 		sandbox.seedCustomers(250);
 		const { items } = await chain(find('Find', 'ada@example.com'));
 		expect(items.Find.map((item) => item.json)).toEqual([{ found: false }]);
+	});
+});
+
+describe('a tool call outside any workflow execution', () => {
+	let sandbox: Sandbox;
+	beforeAll(async () => {
+		sandbox = await startSandbox({ businesses: 1, customers: 150 });
+	});
+	afterAll(async () => await sandbox.close());
+
+	it('finds the customer on its own, and the next such call reads the list again', async () => {
+		const known = sandbox.customers[120];
+		const findIt = () =>
+			runOutsideExecution({
+				credentials: credentialsFor(sandbox),
+				parameters: {
+					resource: 'customer',
+					operation: 'find',
+					findBy: 'email',
+					email: String(known.email),
+				},
+			});
+		expect((await findIt()).map((item) => item.json)).toEqual([known]);
+		expect((await findIt()).map((item) => item.json)).toEqual([known]);
+		// 150 customers are 2 pages; each call read them.
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(4);
 	});
 });

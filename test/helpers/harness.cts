@@ -331,6 +331,39 @@ export async function runChain(options: {
 	return { items, errors, run };
 }
 
+/**
+ * Runs the node as n8n runs a tool outside any workflow execution (the MCP Server Trigger's tool
+ * calls in n8n 2.8.4): RoutingNode on a context whose run data has no execution data, so that
+ * n8n's flow context is not there to be had. Returns the node's output items.
+ */
+export async function runOutsideExecution(options: RunOptions): Promise<INodeExecutionData[]> {
+	const nodeType = loadNodeType();
+	const workflow = workflowFor(options, nodeType);
+	const node = workflow.getNode(NODE_NAME)!;
+	const items = (options.items ?? [{}]).map((json) => ({ json }));
+	const executeData: IExecuteData = { node, data: { main: [items] }, source: null };
+	const context = new ExecuteContext(
+		workflow,
+		node,
+		additionalDataFor(options.credentials, workflow),
+		'internal',
+		{ resultData: { runData: {} } } as never,
+		0,
+		items,
+		{ main: [items] },
+		executeData,
+		[],
+	);
+	const decrypted = {
+		id: 'cred-1',
+		name: 'Business CRM account',
+		type: credentialType.name,
+		data: { ...options.credentials },
+	};
+	const [output] = (await new RoutingNode(context, nodeType, decrypted).runNode()) ?? [[]];
+	return output;
+}
+
 /** Calls the Business locator's list search as the editor does when the list opens or filters. */
 export async function listBusinesses(
 	credentials: CrmCredentials,
