@@ -5,7 +5,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 import { startSandbox, type Sandbox } from './sandbox/server.cjs';
-import { runChain, runNode, runOutsideExecution, type ChainedNode } from './helpers/harness.cjs';
+import { runChain, runNode, runToolCall, type ChainedNode } from './helpers/harness.cjs';
 import { byId, credentialsFor, requestsTo } from './helpers/fixtures.cjs';
 
 const ADD = '/api/business/crm/customer/add';
@@ -175,17 +175,85 @@ describe('the Business CRM node runs of one execution', () => {
 	});
 });
 
-describe('a tool call outside any workflow execution', () => {
+describe('tool calls: node runs of their own', () => {
 	let sandbox: Sandbox;
 	beforeAll(async () => {
 		sandbox = await startSandbox({ businesses: 1, customers: 150 });
 	});
 	afterAll(async () => await sandbox.close());
+	beforeEach(() => sandbox.clearLog());
+	afterEach(() => sandbox.resetFaults());
 
-	it('finds the customer on its own, and the next such call reads the list again', async () => {
+	/** The run data of one execution, as n8n's WorkflowExecute starts it. */
+	const anExecution = () => ({
+		resultData: { runData: {} },
+		executionData: {
+			contextData: {},
+			nodeExecutionStack: [],
+			metadata: {},
+			waitingExecution: {},
+			waitingExecutionSource: null,
+		},
+	});
+
+	it('three Find calls of one execution read the list once; calls of two executions do not share', async () => {
+		const findEach = async (execution: object) => {
+			const withEmail = sandbox.customers.filter((customer) => customer.email);
+			for (const known of [withEmail[0], withEmail[50], withEmail.at(-1)!]) {
+				const found = await runToolCall(
+					{
+						credentials: credentialsFor(sandbox),
+						parameters: {
+							resource: 'customer',
+							operation: 'find',
+							findBy: 'email',
+							email: String(known.email),
+						},
+					},
+					execution,
+				);
+				expect(found.map((item) => item.json)).toEqual([known]);
+			}
+		};
+		await findEach(anExecution());
+		// 150 customers are 2 pages.
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(2);
+		await findEach(anExecution());
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(4);
+	});
+
+	it('a Create that may have happened stops the same Create in a later call of the same node, naming that call', async () => {
+		sandbox.setFaults({ serverError: { path: ADD, count: 1, status: 502 } });
+		const execution = anExecution();
+		const createAda = () =>
+			runToolCall(
+				{
+					credentials: credentialsFor(sandbox),
+					parameters: {
+						resource: 'customer',
+						operation: 'create',
+						businessId: byId(sandbox.businesses[0].id),
+						firstName: 'Ada',
+						lastName: 'Lovelace',
+						additionalFields: { email: 'ada@example.com' },
+						skipExisting: true,
+						matchOn: 'email',
+					},
+					onError: 'continueRegularOutput',
+				},
+				execution,
+			);
+		expect((await createAda())[0].json.error).toMatch(/answered 502/);
+		expect((await createAda())[0].json.error).toMatch(
+			/^Create customer not sent: item 0 of an earlier run of this node, with the same email, may have created this customer\. /,
+		);
+		expect(requestsTo(sandbox, ADD)).toHaveLength(1);
+	});
+
+	it('outside any workflow execution, a call finds on its own, and the next call reads the list again', async () => {
 		const known = sandbox.customers[120];
 		const findIt = () =>
-			runOutsideExecution({
+			runToolCall({
 				credentials: credentialsFor(sandbox),
 				parameters: {
 					resource: 'customer',

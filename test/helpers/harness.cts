@@ -332,11 +332,15 @@ export async function runChain(options: {
 }
 
 /**
- * Runs the node as n8n runs a tool outside any workflow execution (the MCP Server Trigger's tool
- * calls in n8n 2.8.4): RoutingNode on a context whose run data has no execution data, so that
- * n8n's flow context is not there to be had. Returns the node's output items.
+ * Runs the node once, as n8n runs one tool call: RoutingNode on a context of its own (its own
+ * execute data, as each node run gets) within `runData`, the run data of the execution the call
+ * belongs to. Without execution data in it (the default), the call is outside any workflow
+ * execution, as the MCP Server Trigger's tool calls are in n8n 2.8.4. Returns the output items.
  */
-export async function runOutsideExecution(options: RunOptions): Promise<INodeExecutionData[]> {
+export async function runToolCall(
+	options: RunOptions,
+	runData: object = { resultData: { runData: {} } },
+): Promise<INodeExecutionData[]> {
 	const nodeType = loadNodeType();
 	const workflow = workflowFor(options, nodeType);
 	const node = workflow.getNode(NODE_NAME)!;
@@ -347,7 +351,7 @@ export async function runOutsideExecution(options: RunOptions): Promise<INodeExe
 		node,
 		additionalDataFor(options.credentials, workflow),
 		'internal',
-		{ resultData: { runData: {} } } as never,
+		runData as never,
 		0,
 		items,
 		{ main: [items] },
