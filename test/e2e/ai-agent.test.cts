@@ -100,6 +100,8 @@ describeOnPin('the Business CRM node as an AI Agent tool in a real n8n', () => {
 		run: WorkflowRun;
 		/** What the model was sent, request by request. */
 		requests: ChatRequest[];
+		/** The same requests as they arrived: method, path, headers. */
+		raw: ModelServer['requests'];
 		/** What the sandbox received during the execution. */
 		api: RequestLogEntry[];
 	}
@@ -130,6 +132,7 @@ describeOnPin('the Business CRM node as an AI Agent tool in a real n8n', () => {
 		return {
 			run: result.run,
 			requests: model.requests.map((request) => request.body as ChatRequest),
+			raw: [...model.requests],
 			api: [...sandbox.requests],
 		};
 	};
@@ -154,6 +157,16 @@ describeOnPin('the Business CRM node as an AI Agent tool in a real n8n', () => {
 				() => toolCall(TOOLS.create, { businessId, ...ADA }),
 				answer('Ada Lovelace is a customer now.'),
 			]);
+		});
+
+		it("n8n asks the model only for chat completions, not streamed, with the OpenAI credential's key", () => {
+			expect(agent.raw.map((request) => `${request.method} ${request.path}`)).toEqual(
+				Array(5).fill('POST /v1/chat/completions'),
+			);
+			expect(agent.requests.map((request) => request.stream)).toEqual(Array(5).fill(false));
+			expect(agent.raw.map((request) => request.headers.authorization)).toEqual(
+				Array(5).fill(`Bearer ${MODEL_KEY}`),
+			);
 		});
 
 		it('the model is offered the three tools, with the arguments the example describes', () => {
