@@ -8,9 +8,9 @@ import {
 	nameKey,
 	phoneKey,
 	recordKey,
-	RunCustomers,
 	samePhone,
 } from '../nodes/BusinessCrm/shared/customerIndex';
+import { ExecutionCustomers } from '../nodes/BusinessCrm/shared/executionCustomers';
 
 describe('the same customer, to Find and Skip Existing', () => {
 	it('an email in another case or with spaces around it is the same email', () => {
@@ -104,17 +104,17 @@ describe('one phone number in two formats', () => {
 	it('a customer filed under two keys that both match is found once', () => {
 		const index = new CustomerIndex([]);
 		const created = { id: 'cust_9', phone: '+1 202 555 0236' };
-		index.add(created, { kind: 'phone', key: phoneKey('(202) 555-0236') });
+		index.add(created, { phone: '(202) 555-0236' });
 		expect(index.find('phone', phoneKey('202.555.0236'))).toEqual([created]);
 		expect(index.find('phone', phoneKey('1 202 555 0236'))).toEqual([created]);
 	});
 });
 
-describe('a customer Skip Existing has just created', () => {
+describe('a customer a Create has just added', () => {
 	it('is found by the key that was sent, even when the API echoes it otherwise', () => {
 		const index = new CustomerIndex([]);
 		const created = { id: 'cust_9', email: 'ann@other.example' };
-		index.add(created, { kind: 'email', key: 'ann@example.com' });
+		index.add(created, { email: 'ann@example.com' });
 		expect(index.find('email', 'ann@example.com')).toEqual([created]);
 		expect(index.find('email', 'ann@other.example')).toEqual([created]);
 	});
@@ -122,7 +122,7 @@ describe('a customer Skip Existing has just created', () => {
 	it('is found once when the key sent is the key it came back with', () => {
 		const index = new CustomerIndex([]);
 		const created = { id: 'cust_9', email: 'Ann@Example.com' };
-		index.add(created, { kind: 'email', key: 'ann@example.com' });
+		index.add(created, { email: 'ann@example.com' });
 		expect(index.find('email', 'ann@example.com')).toEqual([created]);
 	});
 });
@@ -150,7 +150,7 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('rows with one key create one at a time; rows with different keys do not wait', () => {
 	it('a row with another key starts while the first is still creating', async () => {
-		const index = new RunCustomers();
+		const index = new ExecutionCustomers();
 		const { log, task } = gate();
 		const a = task('a');
 		const b = task('b');
@@ -164,7 +164,7 @@ describe('rows with one key create one at a time; rows with different keys do no
 	});
 
 	it('a third row with the key waits for the second, even after the first has ended', async () => {
-		const index = new RunCustomers();
+		const index = new ExecutionCustomers();
 		const { log, task } = gate();
 		const [a, b, c] = [task('a'), task('b'), task('c')];
 		const first = index.oneAtATime('email', 'x@example.com', a.run);
@@ -187,7 +187,7 @@ describe('rows with one key create one at a time; rows with different keys do no
 	});
 
 	it('two rows with one phone number in two formats create one at a time', async () => {
-		const index = new RunCustomers();
+		const index = new ExecutionCustomers();
 		const { log, task } = gate();
 		const [a, b] = [task('a'), task('b')];
 		const first = index.oneAtATime('phone', phoneKey('+1 202 555 0236'), a.run);
@@ -204,7 +204,7 @@ describe('rows with one key create one at a time; rows with different keys do no
 	});
 
 	it('a row whose Create failed does not stop the next row with the key', async () => {
-		const index = new RunCustomers();
+		const index = new ExecutionCustomers();
 		const failed = index.oneAtATime('phone', '1555', async () => {
 			throw new Error('refused');
 		});
@@ -213,17 +213,17 @@ describe('rows with one key create one at a time; rows with different keys do no
 	});
 });
 
-describe('what a run of Skip Existing remembers', () => {
+describe('what an execution remembers of its Creates', () => {
 	it('a customer it created is in the business it was sent to, whatever the reply says', () => {
-		const run = new RunCustomers();
+		const run = new ExecutionCustomers();
 		const created = { id: 'cust_1', email: 'a@example.com', businessId: 'biz_other' };
-		run.addCreated(created, 'email', 'a@example.com', 'biz_sent');
+		run.addCreated(created, { email: 'a@example.com' }, 'biz_sent');
 		expect(run.businessOf(created)).toBe('biz_sent');
 		expect(run.created.find('email', 'a@example.com')).toEqual([created]);
 	});
 
 	it("a listed customer is in its record's business, trimmed; without one, in none", () => {
-		const run = new RunCustomers();
+		const run = new ExecutionCustomers();
 		expect(run.businessOf({ businessId: ' biz_1 ' })).toBe('biz_1');
 		expect(run.businessOf({ businessId: 42 })).toBe('42');
 		expect(run.businessOf({})).toBe('');
@@ -231,20 +231,68 @@ describe('what a run of Skip Existing remembers', () => {
 	});
 
 	it('a Create that may have happened blocks its key in its business, or in any when asked', () => {
-		const run = new RunCustomers();
+		const run = new ExecutionCustomers();
 		expect(run.uncertainCreate('email', 'a@example.com')).toBeUndefined();
-		run.addUncertain('email', 'a@example.com', { itemIndex: 3, businessId: 'biz_1' });
-		run.addUncertain('email', 'a@example.com', { itemIndex: 5, businessId: 'biz_2' });
-		expect(run.uncertainCreate('email', 'a@example.com', 'biz_2')).toEqual({
+		const at = (itemIndex: number, businessId: string) => ({
+			nodeName: 'Create',
+			run: {},
+			itemIndex,
+			businessId,
+		});
+		run.addUncertain({ email: 'a@example.com' }, at(3, 'biz_1'));
+		run.addUncertain({ email: 'a@example.com' }, at(5, 'biz_2'));
+		expect(run.uncertainCreate('email', 'a@example.com', 'biz_2')).toMatchObject({
 			itemIndex: 5,
 			businessId: 'biz_2',
 		});
-		expect(run.uncertainCreate('email', 'a@example.com')).toEqual({
+		expect(run.uncertainCreate('email', 'a@example.com')).toMatchObject({
 			itemIndex: 3,
 			businessId: 'biz_1',
 		});
 		expect(run.uncertainCreate('email', 'a@example.com', 'biz_3')).toBeUndefined();
 		expect(run.uncertainCreate('phone', 'a@example.com')).toBeUndefined();
 		expect(run.uncertainCreate('email', 'b@example.com')).toBeUndefined();
+	});
+});
+
+describe('what an execution remembers of a Create, by every key it was sent with', () => {
+	const origin = { nodeName: 'Create', run: {}, itemIndex: 0, businessId: 'biz_1' };
+	const sent = {
+		firstName: 'Ada',
+		lastName: 'Lovelace',
+		email: 'Ada@Example.com',
+		phone: '+44 20 7946 0958',
+	};
+
+	it('a Create that may have happened is found by its email, its phone and its name', () => {
+		const run = new ExecutionCustomers();
+		run.addUncertain(sent, origin);
+		expect(run.uncertainCreate('email', 'ada@example.com')).toBe(origin);
+		expect(run.uncertainCreate('phone', phoneKey('020 7946 0958'))).toBe(origin);
+		expect(run.uncertainCreate('name', nameKey('ada', 'LOVELACE'))).toBe(origin);
+		expect(run.uncertainCreate('name', nameKey('Ada', 'Byron'))).toBeUndefined();
+	});
+
+	it('a Create sent without an email is not found by an empty email', () => {
+		const run = new ExecutionCustomers();
+		run.addUncertain({ firstName: 'Ada', lastName: 'Lovelace' }, origin);
+		expect(run.uncertainCreate('email', '')).toBeUndefined();
+		expect(run.uncertainCreate('phone', '')).toBeUndefined();
+	});
+
+	it('a created customer is found by every key sent, and only after the mark it was created past', () => {
+		const run = new ExecutionCustomers();
+		const before = run.mark;
+		const first = { id: 'cust_1' };
+		run.addCreated(first, sent, 'biz_1');
+		const between = run.mark;
+		const second = { id: 'cust_2', email: 'grace@example.com' };
+		run.addCreated(second, { email: 'grace@example.com' }, 'biz_1');
+		expect(run.created.find('phone', phoneKey('+44 20 7946 0958'))).toEqual([first]);
+		expect(run.created.find('name', nameKey('Ada', 'Lovelace'))).toEqual([first]);
+		expect(run.createdSince(before, 'email', 'ada@example.com')).toEqual([first]);
+		expect(run.createdSince(between, 'email', 'ada@example.com')).toEqual([]);
+		expect(run.createdSince(between, 'email', 'grace@example.com')).toEqual([second]);
+		expect(run.mark).toBe(between + 1);
 	});
 });

@@ -42,6 +42,8 @@ const BASE_NODES: Record<string, number[]> = {
 	'n8n-nodes-base.set': [3.4],
 	'n8n-nodes-base.stickyNote': [1],
 	'@n8n/n8n-nodes-langchain.mcpTrigger': [2],
+	'@n8n/n8n-nodes-langchain.agent': [3.1],
+	'@n8n/n8n-nodes-langchain.lmChatOpenAi': [1.3],
 };
 
 let problems: string[] = [];

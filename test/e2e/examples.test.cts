@@ -66,6 +66,7 @@ describeOnPin('the example workflows, run as shipped in a real n8n', () => {
 	const added = () =>
 		sandbox.requests.filter((r) => r.method === 'POST' && r.path === ADD_CUSTOMER);
 
+	// ai-agent-customers.json needs a model: ai-agent.test.cts runs it against a scripted one.
 	it('covers every example in examples/', () => {
 		expect(
 			readdirSync(join(REPO_ROOT, 'examples'))
@@ -73,6 +74,7 @@ describeOnPin('the example workflows, run as shipped in a real n8n', () => {
 				.sort(),
 		).toEqual([
 			'add-customers-from-rows.json',
+			'ai-agent-customers.json',
 			'demo-business-crm.json',
 			'export-all-customers.json',
 			// Published and called by an MCP client in mcp-server.test.cts.

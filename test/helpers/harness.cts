@@ -209,10 +209,14 @@ export function additionalDataFor(credentials: CrmCredentials, workflow: Workflo
 	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
-function crmNode(parameters: INodeParameters, onError?: RunOptions['onError']): INode {
+function crmNode(
+	parameters: INodeParameters,
+	onError?: RunOptions['onError'],
+	name = NODE_NAME,
+): INode {
 	return {
-		id: 'crm-node',
-		name: NODE_NAME,
+		id: name === NODE_NAME ? 'crm-node' : `node-${name}`,
+		name,
 		type: NODE_TYPE,
 		typeVersion: 1,
 		position: [200, 0],
@@ -261,6 +265,107 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		error: taskData?.error ?? run.data.resultData.error,
 		run,
 	};
+}
+
+export interface ChainedNode {
+	name: string;
+	parameters: INodeParameters;
+	onError?: RunOptions['onError'];
+}
+
+export interface ChainResult {
+	/** Each node's main output in its first run, by node name (empty when it did not run). */
+	items: Record<string, INodeExecutionData[]>;
+	/** Each node's error in its first run, by node name. */
+	errors: Record<string, ExecutionError | undefined>;
+	run: IRun;
+}
+
+/**
+ * Runs one execution of a chain of Business CRM nodes (Input → first → second → ...), each fed
+ * the output of the one before it: what two nodes of one workflow share.
+ */
+export async function runChain(options: {
+	credentials: CrmCredentials;
+	nodes: ChainedNode[];
+	items?: IDataObject[];
+}): Promise<ChainResult> {
+	const names = [INPUT_NODE, ...options.nodes.map((node) => node.name)];
+	const connections: Record<
+		string,
+		{ main: Array<Array<{ node: string; type: 'main'; index: number }>> }
+	> = {};
+	for (let i = 0; i + 1 < names.length; i++) {
+		connections[names[i]] = {
+			main: [[{ node: names[i + 1], type: NodeConnectionTypes.Main, index: 0 }]],
+		};
+	}
+	const workflow = new Workflow({
+		id: 'test-workflow',
+		name: 'Business CRM chain test',
+		nodes: [
+			{
+				id: 'input-node',
+				name: INPUT_NODE,
+				type: INPUT_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			...options.nodes.map((node) => crmNode(node.parameters, node.onError, node.name)),
+		],
+		connections,
+		active: false,
+		nodeTypes: nodeTypesFor(loadNodeType(), inputNodeType(options.items ?? [{}])),
+		settings: { executionOrder: 'v1' },
+	});
+	const execute = new WorkflowExecute(additionalDataFor(options.credentials, workflow), 'manual');
+	const run = await execute.run({ workflow, startNode: workflow.getNode(INPUT_NODE)! });
+	const items: ChainResult['items'] = {};
+	const errors: ChainResult['errors'] = {};
+	for (const node of options.nodes) {
+		const taskData = run.data.resultData.runData[node.name]?.[0];
+		items[node.name] = taskData?.data?.main?.[0] ?? [];
+		errors[node.name] = taskData?.error;
+	}
+	return { items, errors, run };
+}
+
+/**
+ * Runs the node once, as n8n runs one tool call: RoutingNode on a context of its own (its own
+ * execute data, as each node run gets) within `runData`, the run data of the execution the call
+ * belongs to. Without execution data in it (the default), the call is outside any workflow
+ * execution, as the MCP Server Trigger's tool calls are in n8n 2.8.4. Returns the output items.
+ */
+export async function runToolCall(
+	options: RunOptions,
+	runData: object = { resultData: { runData: {} } },
+): Promise<INodeExecutionData[]> {
+	const nodeType = loadNodeType();
+	const workflow = workflowFor(options, nodeType);
+	const node = workflow.getNode(NODE_NAME)!;
+	const items = (options.items ?? [{}]).map((json) => ({ json }));
+	const executeData: IExecuteData = { node, data: { main: [items] }, source: null };
+	const context = new ExecuteContext(
+		workflow,
+		node,
+		additionalDataFor(options.credentials, workflow),
+		'internal',
+		runData as never,
+		0,
+		items,
+		{ main: [items] },
+		executeData,
+		[],
+	);
+	const decrypted = {
+		id: 'cred-1',
+		name: 'Business CRM account',
+		type: credentialType.name,
+		data: { ...options.credentials },
+	};
+	const [output] = (await new RoutingNode(context, nodeType, decrypted).runNode()) ?? [[]];
+	return output;
 }
 
 /** Calls the Business locator's list search as the editor does when the list opens or filters. */

@@ -1,6 +1,4 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
-import { readList } from './pagination';
-import { pagesInParallel, retryPolicy } from './validation';
+import type { IDataObject } from 'n8n-workflow';
 
 /** What Find and Skip Existing match on; the values are saved in workflows. */
 export type MatchKey = 'email' | 'phone' | 'name';
@@ -80,7 +78,7 @@ export function recordKey(record: IDataObject, kind: MatchKey): string {
 	return nameKey(record.firstName, record.lastName);
 }
 
-const KINDS: MatchKey[] = ['email', 'phone', 'name'];
+export const KINDS: MatchKey[] = ['email', 'phone', 'name'];
 
 /** The customers of one list read (and those added to it) by email, phone and name. */
 export class CustomerIndex {
@@ -94,10 +92,16 @@ export class CustomerIndex {
 		for (const customer of customers) this.add(customer);
 	}
 
-	add(customer: IDataObject, extra?: { kind: MatchKey; key: string }): void {
-		for (const kind of KINDS) this.put(kind, recordKey(customer, kind), customer);
-		if (extra && extra.key !== recordKey(customer, extra.kind)) {
-			this.put(extra.kind, extra.key, customer);
+	/**
+	 * Files the customer under its own keys and, when given, under those of the fields it was
+	 * sent with (a reply may spell them differently, or leave them out).
+	 */
+	add(customer: IDataObject, sent?: IDataObject): void {
+		for (const kind of KINDS) {
+			const own = recordKey(customer, kind);
+			this.put(kind, own, customer);
+			const asSent = sent === undefined ? '' : recordKey(sent, kind);
+			if (asSent !== own) this.put(kind, asSent, customer);
 		}
 	}
 
@@ -119,142 +123,4 @@ export class CustomerIndex {
 		const matches = held.filter((entry) => keysMatch(kind, key, entry.key));
 		return [...new Set(matches.map((entry) => entry.customer))];
 	}
-}
-
-/** A Create of this run that failed in a way that may have added the customer anyway. */
-export interface UncertainCreate {
-	itemIndex: number;
-	businessId: string;
-}
-
-/**
- * What one node run of Skip Existing knows beyond the list it read: the customers it created
- * (under the key sent and the business sent to), the Creates that may have happened, and, per
- * key, the Create in progress, so that two rows of one run with one key create once.
- */
-export class RunCustomers {
-	readonly created = new CustomerIndex([]);
-	private readonly sentTo = new WeakMap<IDataObject, string>();
-	private readonly uncertain = new Map<string, Array<{ key: string; create: UncertainCreate }>>();
-	private readonly pending = new Map<string, Promise<unknown>>();
-
-	addCreated(customer: IDataObject, kind: MatchKey, key: string, businessId: string): void {
-		this.sentTo.set(customer, businessId);
-		this.created.add(customer, { kind, key });
-	}
-
-	/** The business a customer is in: the one it was sent to, else its record's; '' when unknown. */
-	businessOf(customer: IDataObject): string {
-		const sent = this.sentTo.get(customer);
-		if (sent !== undefined) return sent;
-		const id = customer.businessId;
-		return typeof id === 'string' ? id.trim() : typeof id === 'number' ? String(id) : '';
-	}
-
-	addUncertain(kind: MatchKey, key: string, create: UncertainCreate): void {
-		// Filed by slot and key, so that one number in another format finds it, as the index does.
-		const id = `${kind}:${matchSlot(kind, key)}`;
-		this.uncertain.set(id, [...(this.uncertain.get(id) ?? []), { key, create }]);
-	}
-
-	/** The first Create of this key that may have happened, in this business (or any: undefined). */
-	uncertainCreate(kind: MatchKey, key: string, businessId?: string): UncertainCreate | undefined {
-		return this.uncertain
-			.get(`${kind}:${matchSlot(kind, key)}`)
-			?.find(
-				(entry) =>
-					keysMatch(kind, key, entry.key) &&
-					(businessId === undefined || entry.create.businessId === businessId),
-			)?.create;
-	}
-
-	/** Runs `task` after every earlier task of the same key has ended, failed ones included. */
-	async oneAtATime<T>(kind: MatchKey, key: string, task: () => Promise<T>): Promise<T> {
-		// By slot: two rows with one number in two formats must not both create it.
-		const id = `${kind}:${matchSlot(kind, key)}`;
-		const before = this.pending.get(id) ?? Promise.resolve();
-		const run = before.then(task, task);
-		const settled = run.then(
-			() => undefined,
-			() => undefined,
-		);
-		this.pending.set(id, settled);
-		try {
-			return await run;
-		} finally {
-			if (this.pending.get(id) === settled) this.pending.delete(id);
-		}
-	}
-}
-
-const CUSTOMERS_URL = '/api/public/v1/customers';
-
-/**
- * The list read for an item: the request n8n built for it keeps what the item's Request Options
- * set (Timeout, Proxy, Ignore SSL Issues, the credential's allowed domains) and the node's
- * headers; the method, path, query and body are the list's, not the operation's.
- */
-function listRequest(request: IHttpRequestOptions): IHttpRequestOptions {
-	const options: IHttpRequestOptions = { ...request, method: 'GET', url: CUSTOMERS_URL };
-	delete options.body;
-	delete options.qs;
-	return options;
-}
-
-interface RunState {
-	/** List reads by the settings they were made with: items with the same settings share one. */
-	reads: Map<string, Promise<CustomerIndex>>;
-	customers: RunCustomers;
-}
-
-// Keyed by the run's execute data, as the request gate is: every item of one node run shares it.
-const runs = new WeakMap<object, RunState>();
-
-function runState(ctx: IExecuteSingleFunctions): RunState {
-	const run = ctx.getExecuteData();
-	let state = runs.get(run);
-	if (!state) {
-		state = { reads: new Map(), customers: new RunCustomers() };
-		runs.set(run, state);
-	}
-	return state;
-}
-
-/** The run's Skip Existing state, shared by every item of one node run. */
-export function runCustomers(ctx: IExecuteSingleFunctions): RunCustomers {
-	return runState(ctx).customers;
-}
-
-/**
- * The customer list as this item's settings read it. Items whose Request Options, Max Retries,
- * Max Total Wait and Pages Read at Once are the same (the usual case) share one read per run
- * (ceil(N/100) requests); the first item to ask reads, the others wait for it. A failed read is
- * not retried by later items of the run: the list read already retries what can be retried, and
- * each item reports the failure.
- */
-export async function customerIndex(
-	ctx: IExecuteSingleFunctions,
-	request: IHttpRequestOptions,
-): Promise<CustomerIndex> {
-	const options = listRequest(request);
-	const policy = retryPolicy(ctx);
-	const pages = pagesInParallel(ctx);
-	const { reads } = runState(ctx);
-	const settings = JSON.stringify({ options, policy, pages });
-	let index = reads.get(settings);
-	if (!index) {
-		index = readList(ctx, {
-			what: 'Read the customer list',
-			options,
-			listKeys: ['customers'],
-			idKeys: ['id'],
-			wanted: Infinity,
-			pagedFromStart: true,
-			policy,
-			pagesInParallel: pages,
-			itemIndex: ctx.getItemIndex(),
-		}).then((customers) => new CustomerIndex(customers));
-		reads.set(settings, index);
-	}
-	return await index;
 }

@@ -5,13 +5,13 @@ import type {
 	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
+import { MATCH_KEY_NAMES, recordKey, type MatchKey } from '../../shared/customerIndex';
 import {
 	customerIndex,
-	MATCH_KEY_NAMES,
-	recordKey,
-	runCustomers,
-	type MatchKey,
-} from '../../shared/customerIndex';
+	executionCustomers,
+	unshareReads,
+	type CreateOrigin,
+} from '../../shared/executionCustomers';
 import { businessIdLocator } from '../../shared/descriptions';
 import { inputError, transportError } from '../../shared/errors';
 import { runOperation, type OperationHandler } from '../../shared/operation';
@@ -298,15 +298,15 @@ function withSkipExisting(create: OperationHandler): OperationHandler {
 			return [marked(this, (await create.call(this, request))[0], 'createdNoMatchValue', matchOn)];
 		}
 		const business = String(body.businessId);
-		const run = runCustomers(this);
+		const execution = executionCustomers(this);
 		// One key at a time: a second row with this key waits for the first row's Create. Taken
 		// before anything is awaited, so rows with one key take their turns in input order.
-		return await run.oneAtATime(matchOn, key, async () => {
+		return await execution.oneAtATime(matchOn, key, async () => {
 			const list = await customerIndex(this, request);
-			const candidates = [...list.find(matchOn, key), ...run.created.find(matchOn, key)];
-			const match = candidates.find((c) => !inBusiness || run.businessOf(c) === business);
+			const candidates = [...list.find(matchOn, key), ...execution.created.find(matchOn, key)];
+			const match = candidates.find((c) => !inBusiness || execution.businessOf(c) === business);
 			if (match) return [marked(this, match, 'alreadyExists', matchOn)];
-			const unplaced = inBusiness && candidates.find((c) => run.businessOf(c) === '');
+			const unplaced = inBusiness && candidates.find((c) => execution.businessOf(c) === '');
 			if (unplaced) {
 				throw inputError(
 					this,
@@ -315,26 +315,54 @@ function withSkipExisting(create: OperationHandler): OperationHandler {
 					this.getItemIndex(),
 				);
 			}
-			const earlier = run.uncertainCreate(matchOn, key, inBusiness ? business : undefined);
+			const earlier = execution.uncertainCreate(matchOn, key, inBusiness ? business : undefined);
 			if (earlier) {
 				throw inputError(
 					this,
-					`Create customer not sent: item ${earlier.itemIndex} of this run, with the same ${what.toLowerCase()}, may have created this customer`,
+					`Create customer not sent: ${whereFrom(this, earlier)}, with the same ${what.toLowerCase()}, may have created this customer`,
 					`That item's Create failed after it was sent (a timeout, a dropped connection or a server error), so the customer may or may not have been created. Sending this item too could add it twice. Check the customer list (Customer › Find) before running these items again.`,
 					this.getItemIndex(),
 				);
 			}
-			const attempt = create.call(this, request);
-			// Noted before the failure reaches this row's error, so the next row with the key sees it.
-			attempt.catch((error: unknown) => {
-				if (!provesNothingCreated(error)) {
-					run.addUncertain(matchOn, key, { itemIndex: this.getItemIndex(), businessId: business });
-				}
-			});
-			const [customer] = await attempt;
-			run.addCreated(customer, matchOn, key, business);
+			const customer = (await create.call(this, request))[0];
 			return [marked(this, customer, 'created', matchOn)];
 		});
+	};
+}
+
+/** Where an earlier Create was sent from, as seen from this item. */
+function whereFrom(ctx: IExecuteSingleFunctions, earlier: CreateOrigin): string {
+	const item = `item ${earlier.itemIndex}`;
+	if (earlier.run === ctx.getExecuteData()) return `${item} of this run`;
+	if (earlier.nodeName === ctx.getNode().name) return `${item} of an earlier run of this node`;
+	return `${item} of the node "${earlier.nodeName}" earlier in this execution`;
+}
+
+/**
+ * Every Create, with or without Skip Existing, tells the execution what it did: a customer it
+ * created joins what later Finds and Skip Existing of the execution see, and a Create that may
+ * have happened stops a later Skip Existing Create of its keys.
+ */
+function remembered(create: OperationHandler): OperationHandler {
+	return async function (request) {
+		const body = customerBody(this);
+		const execution = executionCustomers(this);
+		const business = String(body.businessId);
+		const origin: CreateOrigin = {
+			nodeName: this.getNode().name,
+			run: this.getExecuteData(),
+			itemIndex: this.getItemIndex(),
+		};
+		const attempt = create.call(this, request);
+		// Noted before the failure reaches this item's error, so the next row with the key sees it.
+		attempt.catch((error: unknown) => {
+			if (provesNothingCreated(error)) return;
+			execution.addUncertain(body, { ...origin, businessId: business });
+			unshareReads(this);
+		});
+		const records = await attempt;
+		for (const customer of records) execution.addCreated(customer, body, business);
+		return records;
 	};
 }
 
@@ -345,8 +373,8 @@ function withSkipExisting(create: OperationHandler): OperationHandler {
 const PROBABLY_CREATED =
 	'The API accepted the Create, so the customer was probably created; only its reply cannot be read. Before running this item again, look the customer up with Customer › Find (by email, phone, or first and last name): running it again would likely add it twice.';
 
-/** Create's routing function: the request as before, with Skip Existing around it. */
-const runCreate = (create: OperationHandler) => runOperation(withSkipExisting(create));
+/** Create's routing function: the request as before, remembered, with Skip Existing around it. */
+const runCreate = (create: OperationHandler) => runOperation(withSkipExisting(remembered(create)));
 
 export const customerCreateOperation: INodePropertyOptions = {
 	name: 'Create',

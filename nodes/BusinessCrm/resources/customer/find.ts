@@ -1,12 +1,12 @@
 import type { IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import {
-	customerIndex,
 	emailKey,
 	MATCH_KEY_NAMES,
 	nameKey,
 	phoneKey,
 	type MatchKey,
 } from '../../shared/customerIndex';
+import { findCustomers } from '../../shared/executionCustomers';
 import { inputError } from '../../shared/errors';
 import { runOperation } from '../../shared/operation';
 
@@ -76,8 +76,7 @@ export const customerFindOperation: INodePropertyOptions = {
 				const kind = matchKind(this);
 				const key = searchKey(this, kind);
 				const otherwise = whenNothingMatches(this);
-				const index = await customerIndex(this, request);
-				const found = index.find(kind, key);
+				const found = await findCustomers(this, request, kind, key);
 				return found.length === 0 && otherwise === 'notFoundItem' ? [{ ...NOT_FOUND_ITEM }] : found;
 			}),
 		},

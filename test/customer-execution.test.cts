@@ -1,0 +1,270 @@
+/**
+ * What the Business CRM node runs of one execution share: one customer list read, the customers
+ * any Create of the execution added, and the Creates whose outcome is unknown. An AI Agent's tool
+ * calls are node runs of one execution, as are the several Business CRM nodes of a workflow.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+import { startSandbox, type Sandbox } from './sandbox/server.cjs';
+import { runChain, runNode, runToolCall, type ChainedNode } from './helpers/harness.cjs';
+import { byId, credentialsFor, requestsTo } from './helpers/fixtures.cjs';
+
+const ADD = '/api/business/crm/customer/add';
+const CUSTOMERS = '/api/public/v1/customers';
+
+describe('the Business CRM node runs of one execution', () => {
+	let sandbox: Sandbox;
+	beforeAll(async () => {
+		sandbox = await startSandbox({ businesses: 2 });
+	});
+	afterAll(async () => await sandbox.close());
+	beforeEach(() => {
+		sandbox.clearLog();
+		sandbox.seedCustomers(250);
+	});
+	afterEach(() => sandbox.resetFaults());
+
+	const business = () => sandbox.businesses[0].id;
+
+	const find = (name: string, email: string, extra: INodeParameters = {}): ChainedNode => ({
+		name,
+		// A Not-Found item keeps the chain going when nobody matches.
+		parameters: {
+			resource: 'customer',
+			operation: 'find',
+			findBy: 'email',
+			email,
+			whenNothingMatches: 'notFoundItem',
+			...extra,
+		},
+		onError: 'continueRegularOutput',
+	});
+
+	const create = (name: string, email: string, extra: INodeParameters = {}): ChainedNode => ({
+		name,
+		parameters: {
+			resource: 'customer',
+			operation: 'create',
+			businessId: byId(business()),
+			firstName: 'Ada',
+			lastName: 'Lovelace',
+			additionalFields: { email },
+			...extra,
+		},
+		onError: 'continueRegularOutput',
+	});
+
+	const chain = (...nodes: ChainedNode[]) =>
+		runChain({ credentials: credentialsFor(sandbox), nodes });
+
+	/** 250 customers are 3 pages: one read of the list is 3 requests. */
+	const ONE_READ = 3;
+
+	it('two Find nodes of one execution read the customer list once', async () => {
+		const [first, second] = [sandbox.customers[5], sandbox.customers[240]];
+		const { items, errors } = await chain(
+			find('Find first', String(first.email)),
+			find('Find second', String(second.email)),
+		);
+		expect(errors).toEqual({ 'Find first': undefined, 'Find second': undefined });
+		expect(items['Find first'].map((item) => item.json)).toEqual([first]);
+		expect(items['Find second'].map((item) => item.json)).toEqual([second]);
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(ONE_READ);
+	});
+
+	it('a customer one node created is found by a later Find of the execution, without reading again', async () => {
+		const { items } = await chain(
+			find('Find before', 'ada@example.com'),
+			create('Create', 'ada@example.com'),
+			find('Find after', ' ADA@example.com '),
+		);
+		expect(items['Find before'].map((item) => item.json)).toEqual([{ found: false }]);
+		const [created] = items.Create.map((item) => item.json);
+		expect(created.id).toMatch(/^cust_/);
+		expect(items['Find after'].map((item) => item.json)).toEqual([created]);
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(ONE_READ);
+	});
+
+	it('a customer created before the list was read is found once, not also as created', async () => {
+		const { items } = await chain(
+			create('Create', 'ada@example.com'),
+			find('Find', 'ada@example.com'),
+		);
+		const [created] = items.Create.map((item) => item.json);
+		expect(items.Find.map((item) => item.json.id)).toEqual([created.id]);
+	});
+
+	it('a customer created without Skip Existing is skipped by a later Skip Existing Create', async () => {
+		// The list is read before the Create, so only what the execution remembers can skip it.
+		const { items } = await chain(
+			find('Find', 'ada@example.com'),
+			create('Create', 'ada@example.com'),
+			create('Create again', 'Ada@Example.com', { skipExisting: true, matchOn: 'email' }),
+		);
+		const [created] = items.Create.map((item) => item.json);
+		expect(items['Create again'].map((item) => item.json)).toEqual([
+			{ ...created, _skipExisting: { skipped: true, outcome: 'alreadyExists', matchOn: 'email' } },
+		]);
+		expect(requestsTo(sandbox, ADD)).toHaveLength(1);
+	});
+
+	it('a Create whose outcome is unknown stops a Skip Existing Create of its email in a later node, naming that node', async () => {
+		sandbox.setFaults({ serverError: { path: ADD, count: 1, status: 502 } });
+		const { items } = await chain(
+			create('Create a customer', 'ada@example.com'),
+			create('Create again', 'ada@example.com', { skipExisting: true, matchOn: 'email' }),
+		);
+		expect(items['Create a customer'][0].json.error).toMatch(/answered 502/);
+		expect(items['Create again'][0].json.error).toMatch(
+			/^Create customer not sent: item 0 of the node "Create a customer" earlier in this execution, with the same email, may have created this customer\. /,
+		);
+		expect(requestsTo(sandbox, ADD)).toHaveLength(1);
+	});
+
+	it('a Create whose outcome is unknown stops a Skip Existing Create of its name in a later node', async () => {
+		sandbox.setFaults({ serverError: { path: ADD, count: 1, status: 502 } });
+		const { items } = await chain(
+			create('Create a customer', 'ada@example.com'),
+			create('Create again', 'lovelace@example.com', { skipExisting: true, matchOn: 'name' }),
+		);
+		expect(items['Create again'][0].json.error).toMatch(
+			/^Create customer not sent: item 0 of the node "Create a customer" earlier in this execution, with the same first and last name/,
+		);
+		expect(requestsTo(sandbox, ADD)).toHaveLength(1);
+	});
+
+	it('after a Create whose outcome is unknown, a later node reads the list again', async () => {
+		sandbox.setFaults({ serverError: { path: ADD, count: 1, status: 502 } });
+		await chain(
+			find('Find before', 'ada@example.com'),
+			create('Create', 'ada@example.com'),
+			find('Find after', 'ada@example.com'),
+		);
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(2 * ONE_READ);
+	});
+
+	it('a list read that failed in one node is made again by a later node', async () => {
+		sandbox.setFaults({ serverError: { path: CUSTOMERS, count: 1 } });
+		const known = sandbox.customers[7];
+		const noRetry = { options: { maxRetries: 0 } };
+		const { items } = await chain(
+			find('Find first', String(known.email), noRetry),
+			find('Find second', String(known.email), noRetry),
+		);
+		expect(items['Find first'][0].json.error).toMatch(/^Read the customer list failed/);
+		expect(items['Find second'].map((item) => item.json)).toEqual([known]);
+	});
+
+	it('two executions share nothing: each reads the list', async () => {
+		const known = sandbox.customers[9];
+		const once = () =>
+			runNode({
+				credentials: credentialsFor(sandbox),
+				parameters: find('Find', String(known.email)).parameters,
+			});
+		const [first, second] = [await once(), await once()];
+		expect(first.items.map((item) => item.json)).toEqual([known]);
+		expect(second.items.map((item) => item.json)).toEqual([known]);
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(2 * ONE_READ);
+	});
+
+	it('a customer created in one execution is not remembered by the next, which asks the API', async () => {
+		await chain(create('Create', 'ada@example.com'));
+		sandbox.seedCustomers(250);
+		const { items } = await chain(find('Find', 'ada@example.com'));
+		expect(items.Find.map((item) => item.json)).toEqual([{ found: false }]);
+	});
+});
+
+describe('tool calls: node runs of their own', () => {
+	let sandbox: Sandbox;
+	beforeAll(async () => {
+		sandbox = await startSandbox({ businesses: 1, customers: 150 });
+	});
+	afterAll(async () => await sandbox.close());
+	beforeEach(() => sandbox.clearLog());
+	afterEach(() => sandbox.resetFaults());
+
+	/** The run data of one execution, as n8n's WorkflowExecute starts it. */
+	const anExecution = () => ({
+		resultData: { runData: {} },
+		executionData: {
+			contextData: {},
+			nodeExecutionStack: [],
+			metadata: {},
+			waitingExecution: {},
+			waitingExecutionSource: null,
+		},
+	});
+
+	it('three Find calls of one execution read the list once; calls of two executions do not share', async () => {
+		const findEach = async (execution: object) => {
+			const withEmail = sandbox.customers.filter((customer) => customer.email);
+			for (const known of [withEmail[0], withEmail[50], withEmail.at(-1)!]) {
+				const found = await runToolCall(
+					{
+						credentials: credentialsFor(sandbox),
+						parameters: {
+							resource: 'customer',
+							operation: 'find',
+							findBy: 'email',
+							email: String(known.email),
+						},
+					},
+					execution,
+				);
+				expect(found.map((item) => item.json)).toEqual([known]);
+			}
+		};
+		await findEach(anExecution());
+		// 150 customers are 2 pages.
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(2);
+		await findEach(anExecution());
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(4);
+	});
+
+	it('a Create that may have happened stops the same Create in a later call of the same node, naming that call', async () => {
+		sandbox.setFaults({ serverError: { path: ADD, count: 1, status: 502 } });
+		const execution = anExecution();
+		const createAda = () =>
+			runToolCall(
+				{
+					credentials: credentialsFor(sandbox),
+					parameters: {
+						resource: 'customer',
+						operation: 'create',
+						businessId: byId(sandbox.businesses[0].id),
+						firstName: 'Ada',
+						lastName: 'Lovelace',
+						additionalFields: { email: 'ada@example.com' },
+						skipExisting: true,
+						matchOn: 'email',
+					},
+					onError: 'continueRegularOutput',
+				},
+				execution,
+			);
+		expect((await createAda())[0].json.error).toMatch(/answered 502/);
+		expect((await createAda())[0].json.error).toMatch(
+			/^Create customer not sent: item 0 of an earlier run of this node, with the same email, may have created this customer\. /,
+		);
+		expect(requestsTo(sandbox, ADD)).toHaveLength(1);
+	});
+
+	it('outside any workflow execution, a call finds on its own, and the next call reads the list again', async () => {
+		const known = sandbox.customers[120];
+		const findIt = () =>
+			runToolCall({
+				credentials: credentialsFor(sandbox),
+				parameters: {
+					resource: 'customer',
+					operation: 'find',
+					findBy: 'email',
+					email: String(known.email),
+				},
+			});
+		expect((await findIt()).map((item) => item.json)).toEqual([known]);
+		expect((await findIt()).map((item) => item.json)).toEqual([known]);
+		// 150 customers are 2 pages; each call read them.
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(4);
+	});
+});
