@@ -74,6 +74,7 @@ describeOnPin('the example workflows, run as shipped in a real n8n', () => {
 				.sort(),
 		).toEqual([
 			'add-customers-from-rows.json',
+			// Run by an AI Agent against a scripted model in ai-agent.test.cts.
 			'ai-agent-customers.json',
 			'demo-business-crm.json',
 			'export-all-customers.json',
