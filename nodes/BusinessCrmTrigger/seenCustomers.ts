@@ -22,7 +22,7 @@ export interface SeenCustomers {
 }
 
 /** Where in the node's static data the state lives; the version changes if its shape does. */
-const STATE_KEY = 'newCustomer';
+export const STATE_KEY = 'newCustomer';
 const STATE_VERSION = 1;
 
 /**
