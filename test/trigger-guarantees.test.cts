@@ -143,6 +143,10 @@ describe('the list moving while a poll reads it', () => {
 		expect(outcome.error?.message).toBe(
 			'Read customers failed: the list changed while it was read, 3 times in a row',
 		);
+		// The advice says why and that nothing is lost: the next poll tries again.
+		expect((outcome.error as { description?: string }).description).toBe(
+			'Customers were deleted or inserted between the pages of every read, so the trigger cannot tell which customers were there before it started. Nothing was remembered; the next poll tries again.',
+		);
 		expect(trigger.nodeStaticData()).toEqual({});
 
 		// Once the list holds still, the activation records it: nothing old is emitted later.
