@@ -226,18 +226,20 @@ function crmNode(
 	};
 }
 
+/** The node that hands the test's input items to the first Business CRM node. */
+function inputNode(): INode {
+	return {
+		id: 'input-node',
+		name: INPUT_NODE,
+		type: INPUT_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+}
+
 function workflowFor(options: RunOptions, nodeType = loadNodeType()): Workflow {
-	const nodes: INode[] = [
-		{
-			id: 'input-node',
-			name: INPUT_NODE,
-			type: INPUT_TYPE,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		},
-		crmNode(options.parameters, options.onError),
-	];
+	const nodes: INode[] = [inputNode(), crmNode(options.parameters, options.onError)];
 	return new Workflow({
 		id: 'test-workflow',
 		name: 'Business CRM test',
@@ -304,14 +306,7 @@ export async function runChain(options: {
 		id: 'test-workflow',
 		name: 'Business CRM chain test',
 		nodes: [
-			{
-				id: 'input-node',
-				name: INPUT_NODE,
-				type: INPUT_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
+			inputNode(),
 			...options.nodes.map((node) => crmNode(node.parameters, node.onError, node.name)),
 		],
 		connections,
