@@ -68,6 +68,9 @@ describe("the trigger's list read always ends", () => {
 		expect(outcome.error?.message).toMatch(
 			/^Read customers failed: the API answered for offset 0 when offset \d+ was asked for$/,
 		);
+		expect((outcome.error as { description?: string } | undefined)?.description).toBe(
+			'The read stopped rather than skip or repeat customers. This is an inconsistency in the API; nothing was emitted or remembered.',
+		);
 		expect(outcome.emits).toBe(0);
 	});
 
