@@ -170,6 +170,71 @@ describe('the list moving while a poll reads it', () => {
 	});
 });
 
+describe('an API that answers one customer per page', () => {
+	// Pages of one customer cannot overlap, so a read cannot see the list move under it: each read
+	// is made twice and trusted only when both agree.
+	beforeEach(() => {
+		sandbox.seedCustomers(6);
+		sandbox.setFaults({ pageSizeCap: 1 });
+	});
+
+	it('an activation against pages of one customer succeeds, and each new customer is emitted once', async () => {
+		const trigger = await activated();
+		// Two reads of the 6 customers, a page each.
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(12);
+		expect(trigger.nodeStaticData()).toMatchObject({ newCustomer: { count: 6 } });
+
+		sandbox.clearLog();
+		const added = sandbox.addCustomers(2);
+		const outcome = await trigger.poll();
+		expect(outcome.error).toBeUndefined();
+		expect(ids(outcome)).toEqual(added.map((c) => c.id));
+		// The tail from the last known customer, read twice: offsets 5, 6, 7.
+		expect(requestsTo(sandbox, CUSTOMERS).map((r) => Number(r.query.offset))).toEqual([
+			5, 6, 7, 5, 6, 7,
+		]);
+		expect(trigger.nodeStaticData()).toMatchObject({ newCustomer: { count: 8 } });
+		expect(ids(await trigger.poll())).toEqual([]);
+	});
+
+	it('a customer one read of pages of one skipped is not taken for new later', async () => {
+		const [, , skipped] = sandbox.customers.map((c) => c.id);
+		// The first read's page at offset 2 is answered after the first customer went: it holds
+		// the fourth customer, and the third is in no page of that read.
+		onceBefore(
+			(offset) => offset === 2,
+			() => sandbox.customers.splice(0, 1),
+		);
+		const trigger = await activated();
+		sandbox.onRequest = undefined;
+		// A customer inserted in the middle makes the next poll read the whole list, where a
+		// customer the activation had not remembered would show as new.
+		const [inserted] = sandbox.addCustomers(1, { at: 1 });
+		const outcome = await trigger.poll();
+		expect(outcome.error).toBeUndefined();
+		expect(ids(outcome)).toEqual([inserted.id]);
+		expect(ids(outcome)).not.toContain(skipped);
+	});
+
+	it('a list that moves between the two reads of pages of one loses and repeats no customer', async () => {
+		const trigger = await activated();
+		const added = sandbox.addCustomers(3);
+		// Between the tail's two reads the first customer goes: the second read starts a customer
+		// further on and the two disagree.
+		onceBefore(
+			(offset) => offset === 7,
+			() => sandbox.customers.splice(0, 1),
+		);
+		const first = await trigger.poll();
+		expect(first.error).toBeUndefined();
+		sandbox.onRequest = undefined;
+		const second = await trigger.poll();
+		expect(second.error).toBeUndefined();
+		expect([...ids(first), ...ids(second)].sort()).toEqual(added.map((c) => c.id).sort());
+		expect(ids(await trigger.poll())).toEqual([]);
+	});
+});
+
 describe('the Base URL', () => {
 	const withUser = (password: string, host = '127.0.0.1') =>
 		sandbox.url.replace('http://127.0.0.1', `http://crm:${password}@${host}`);

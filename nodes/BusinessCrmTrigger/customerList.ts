@@ -121,6 +121,12 @@ export interface ListRead {
 	 * a page between two answers shifts that page, which then begins elsewhere.
 	 */
 	consistent: boolean;
+	/**
+	 * Whether a page began elsewhere than where the page before ended: the list moved. A read that
+	 * is neither consistent nor moved had a page of one customer, which cannot overlap the next,
+	 * and could not be checked (see readSteady in newCustomers.ts).
+	 */
+	moved: boolean;
 }
 
 type Reply = { page: CustomerPage } | { error: unknown };
@@ -136,7 +142,14 @@ export async function readCustomers(
 	offset: number,
 	anchor?: string,
 ): Promise<ListRead> {
-	const read: ListRead = { customers: [], ids: [], end: offset, anchored: true, consistent: true };
+	const read: ListRead = {
+		customers: [],
+		ids: [],
+		end: offset,
+		anchored: true,
+		consistent: true,
+		moved: false,
+	};
 	const seen = new Set<string>();
 	/** Pages asked for ahead of the one being read, by offset. */
 	const ahead = new Map<number, Promise<Reply>>();
@@ -168,6 +181,7 @@ export async function readCustomers(
 			if (expected !== undefined && page.ids[0] !== expected) {
 				if (requests === 1 && anchor !== undefined) return { ...read, anchored: false };
 				read.consistent = false;
+				read.moved = true;
 			}
 			let fresh = 0;
 			page.ids.forEach((id, index) => {

@@ -25,6 +25,25 @@ function unknownOf(read: ListRead, known: Set<string>): { added: IDataObject[]; 
 }
 
 /**
+ * A read of the list from `offset` on that says whether it can be trusted to hold every customer
+ * that was there throughout. One whose pages could not overlap (an API that answers one customer
+ * per page) cannot see the list move under it: it is made again at once, and trusted only when
+ * both give the same customers in the same order, since a customer one of them skipped would be
+ * in the other.
+ */
+async function readSteady(ctx: IPollFunctions, offset: number, anchor?: string): Promise<ListRead> {
+	const read = await readCustomers(ctx, offset, anchor);
+	if (read.consistent || read.moved || !read.anchored) return read;
+	const again = await readCustomers(ctx, offset, anchor);
+	const same =
+		again.anchored &&
+		again.end === read.end &&
+		again.ids.length === read.ids.length &&
+		again.ids.every((id, index) => id === read.ids[index]);
+	return { ...again, consistent: same && !again.moved };
+}
+
+/**
  * The first poll (and the first after the credential points at another API or organization)
  * records the list and emits nothing. A read during which the list moved may have skipped a
  * customer that was there all along; emitted later, it would be an old customer taken for new.
@@ -36,7 +55,7 @@ async function firstRead(
 	const known = new Set<string>();
 	let prints = '';
 	for (let attempt = 1; ; attempt++) {
-		const read = await readCustomers(ctx, 0);
+		const read = await readSteady(ctx, 0);
 		prints += unknownOf(read, known).prints;
 		if (read.consistent) {
 			const state = { source, count: read.end, lastId: read.ids.at(-1), known: prints };
@@ -84,7 +103,7 @@ export async function newCustomers(
 	let added: IDataObject[];
 	const tail =
 		state.count > 0 && state.lastId !== undefined
-			? await readCustomers(ctx, state.count - 1, state.lastId)
+			? await readSteady(ctx, state.count - 1, state.lastId)
 			: undefined;
 	if (tail?.anchored) {
 		const found = unknownOf(tail, known);
@@ -93,7 +112,7 @@ export async function newCustomers(
 			? { source, count: tail.end, lastId: tail.ids.at(-1), known: state.known + found.prints }
 			: { ...state, source, known: state.known + found.prints };
 	} else {
-		const all = await readCustomers(ctx, 0);
+		const all = await readSteady(ctx, 0);
 		const found = unknownOf(all, known);
 		added = found.added;
 		next = all.consistent
