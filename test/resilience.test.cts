@@ -803,6 +803,14 @@ describe('Resilience', () => {
 				`Expected JSON but got content type text/html, starting "<p> Sign in</p>". ${CHECK_URL}, not at a website or proxy page.`,
 			],
 			[
+				'HTML after blank lines, quoted from its first character',
+				200,
+				'text/html',
+				'\n\n  <p>Sign in</p>',
+				'answered 200 with a body that is not JSON',
+				`Expected JSON but got content type text/html, starting "<p>Sign in</p>". ${CHECK_URL}, not at a website or proxy page.`,
+			],
+			[
 				'text without a content type',
 				200,
 				undefined,

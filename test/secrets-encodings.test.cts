@@ -367,3 +367,56 @@ describe('an invisible character in the Base URL', () => {
 		expect(seen).toEqual([]);
 	});
 });
+
+describe('redaction reaches every string of a reply, and cuts nothing but the key', () => {
+	it('the key as the only field name of an object is redacted', async () => {
+		answer = (key) => ({
+			status: 200,
+			body: JSON.stringify({ content: { business: { id: 'biz_1', keys: { [key]: true } } } }),
+		});
+		const result = await runNode({
+			credentials: credentials(PLAIN_CANARY),
+			parameters: getBusiness,
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0]?.json).toEqual({ id: 'biz_1', keys: { '[redacted]': true } });
+		expect(piecesIn(produced(result), PLAIN_CANARY, 4)).toEqual([]);
+	});
+
+	it('the key in one record of a list is redacted, and the other records are kept', async () => {
+		answer = (key) => ({
+			status: 200,
+			body: JSON.stringify([
+				{ id: 'biz_1', name: 'Echo', note: `made with ${key}` },
+				{ id: 'biz_2', name: 'Quiet' },
+			]),
+		});
+		const result = await runNode({
+			credentials: credentials(PLAIN_CANARY),
+			parameters: { resource: 'business', operation: 'getAll', returnAll: true },
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json)).toEqual([
+			{ id: 'biz_1', name: 'Echo', note: 'made with [redacted]' },
+			{ id: 'biz_2', name: 'Quiet' },
+		]);
+		expect(piecesIn(produced(result), PLAIN_CANARY, 4)).toEqual([]);
+	});
+
+	it('text one character away from the key is kept: + stands for a space only, \\x for a quote, backslash or slash only', async () => {
+		// The key with its second character written as + (form-encoding's space), and with a
+		// backslash before it (JSON's escape): neither is the key, so neither is cut.
+		const plus = `${PLAIN_CANARY[0]}+${PLAIN_CANARY.slice(2)}`;
+		const escaped = `${PLAIN_CANARY[0]}\\${PLAIN_CANARY.slice(1)}`;
+		answer = () => ({
+			status: 200,
+			body: JSON.stringify({ content: { business: { id: 'biz_1', plus, escaped } } }),
+		});
+		const result = await runNode({
+			credentials: credentials(PLAIN_CANARY),
+			parameters: getBusiness,
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0]?.json).toEqual({ id: 'biz_1', plus, escaped });
+	});
+});
