@@ -235,5 +235,34 @@ describe('Customer › Get Many', () => {
 			const empty = await getMany({ returnAll: true, filters: { businessId: byId('') } });
 			expect(empty.items).toHaveLength(30);
 		});
+
+		it('a business check that failed is asked once per run: every item reports the same error', async () => {
+			sandbox.seedCustomers(10);
+			const business = sandbox.businesses[1].id;
+			const check = `/api/business/${business}`;
+			// The check fails once (past Max Retries 0); the API would answer a second time.
+			sandbox.setFaults({ serverError: { path: check, count: 1, status: 500 } });
+			try {
+				const { items } = await runNode({
+					credentials: credentialsFor(sandbox),
+					parameters: {
+						resource: 'customer',
+						operation: 'getAll',
+						returnAll: true,
+						filters: { businessId: byId(business) },
+						options: { maxRetries: 0 },
+					},
+					items: [{ json: {} }, { json: {} }] as never,
+					onError: 'continueRegularOutput',
+				});
+				const errors = items.map((item) => String(item.json.error));
+				expect(errors).toHaveLength(2);
+				expect(errors[0]).toMatch(/^Check the business failed/);
+				expect(errors[1]).toBe(errors[0]);
+				expect(requestsTo(sandbox, check)).toHaveLength(1);
+			} finally {
+				sandbox.resetFaults();
+			}
+		});
 	});
 });
