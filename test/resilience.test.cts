@@ -842,6 +842,24 @@ describe('Resilience', () => {
 				await api.close();
 			}
 		});
+
+		it('a JSON list where Business Get expects one business is an error that names the shape', async () => {
+			const api = await answeringServer(200, 'application/json', '[{"id":"biz_1"}]');
+			try {
+				const { items, error } = await run(
+					{ resource: 'business', operation: 'get', businessId: byId('biz_1') },
+					{ baseUrl: api.url },
+				);
+				expect(items).toEqual([]);
+				expectNodeApiError(error, {
+					message: 'The Business CRM API sent a reply of an unexpected shape',
+					description:
+						'Expected a JSON object but the reply was an array. The node understands the reply shapes listed in its README.',
+				});
+			} finally {
+				await api.close();
+			}
+		});
 	});
 
 	describe('a 429 with a wait that cannot be waited says so', () => {
