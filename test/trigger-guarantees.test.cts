@@ -216,6 +216,24 @@ describe('an API that answers one customer per page', () => {
 		expect(ids(outcome)).not.toContain(skipped);
 	});
 
+	it('a customer the second of two reads of pages of one skipped is not taken for new later', async () => {
+		const [, , skipped] = sandbox.customers.map((c) => c.id);
+		// The first read holds every customer; the second read's page at offset 2 is answered
+		// after the first customer went, so the third customer is in no page of that read.
+		let asked = 0;
+		sandbox.onRequest = (entry: RequestLogEntry) => {
+			if (entry.path === CUSTOMERS && entry.query.offset === '2' && ++asked === 2)
+				sandbox.customers.splice(0, 1);
+		};
+		const trigger = await activated();
+		sandbox.onRequest = undefined;
+		const [inserted] = sandbox.addCustomers(1, { at: 1 });
+		const outcome = await trigger.poll();
+		expect(outcome.error).toBeUndefined();
+		expect(ids(outcome)).toEqual([inserted.id]);
+		expect(ids(outcome)).not.toContain(skipped);
+	});
+
 	it('a list that moves between the two reads of pages of one loses and repeats no customer', async () => {
 		const trigger = await activated();
 		const added = sandbox.addCustomers(3);

@@ -35,12 +35,9 @@ async function readSteady(ctx: IPollFunctions, offset: number, anchor?: string):
 	const read = await readCustomers(ctx, offset, anchor);
 	if (read.consistent || read.moved || !read.anchored) return read;
 	const again = await readCustomers(ctx, offset, anchor);
-	const same =
-		again.anchored &&
-		again.end === read.end &&
-		again.ids.length === read.ids.length &&
-		again.ids.every((id, index) => id === read.ids[index]);
-	return { ...again, consistent: same && !again.moved };
+	// The ids alone decide: a read that lost its anchor or moved reads other customers too.
+	const same = JSON.stringify(again.ids) === JSON.stringify(read.ids);
+	return { ...again, consistent: again.consistent || same };
 }
 
 /**
