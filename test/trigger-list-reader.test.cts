@@ -63,6 +63,14 @@ describe("the trigger's list reader", () => {
 		expect(state.known.length).toBe(249 * FINGERPRINT_LENGTH);
 	});
 
+	it('a negative total is ignored: the activation reads the list to its end', async () => {
+		sandbox.seedCustomers(250);
+		sandbox.setFaults({ totalOverride: -5 });
+		const outcome = await new TriggerHarness(credentialsFor(sandbox)).activate();
+		expect(outcome.error).toBeUndefined();
+		expect(requestsTo(sandbox, CUSTOMERS).map((r) => r.query.offset)).toEqual(['0', '99', '198']);
+	});
+
 	it('a total of 0 with hasMore: true is taken at its word: the read stops at once, naming it', async () => {
 		sandbox.seedCustomers(250);
 		sandbox.setFaults({ hasMoreForever: true, totalOverride: 0 });

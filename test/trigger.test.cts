@@ -531,6 +531,19 @@ describe('Fetch Test Event (manual mode)', () => {
 		]);
 	});
 
+	it("with Business whose customers are all on the first page, walks back to it and returns that business's newest", async () => {
+		sandbox.seedCustomers(30);
+		const business = sandbox.businesses[2].id;
+		// Customers 30 to 179 belong to another business: the page read back from the total holds
+		// none of this one's, and the walk ends at the first page, already read.
+		sandbox.addCustomers(150, { businessId: sandbox.businesses[0].id });
+		await expectNewestOf(business);
+		expectRequests([
+			[0, 100, 200],
+			[100, 80, 200],
+		]);
+	});
+
 	it('with Business on a list of one page, returns only the newest of that business', async () => {
 		sandbox.seedCustomers(30);
 		const business = sandbox.businesses[1].id;
