@@ -250,6 +250,56 @@ describe('tool calls: node runs of their own', () => {
 		expect(requestsTo(sandbox, ADD)).toHaveLength(1);
 	});
 
+	it('a customer created while a Find is reading the list is found once by a later Find of the execution', async () => {
+		const execution = anExecution();
+		const email = 'grace@example.com';
+		const findGrace = () =>
+			runToolCall(
+				{
+					credentials: credentialsFor(sandbox),
+					parameters: { resource: 'customer', operation: 'find', findBy: 'email', email },
+				},
+				execution,
+			);
+		// The list's second page (offsets 100 to 199) is answered only once the Create has landed,
+		// so the read that began before the Create holds the new customer too.
+		let readStarted!: () => void;
+		const started = new Promise<void>((resolve) => (readStarted = resolve));
+		let createLanded!: () => void;
+		const landed = new Promise<void>((resolve) => (createLanded = resolve));
+		sandbox.onRequest = async (entry) => {
+			if (entry.path !== CUSTOMERS) return;
+			if (entry.query.offset === '0') readStarted();
+			if (entry.query.offset === '100') await landed;
+		};
+		try {
+			const first = findGrace();
+			await started;
+			const created = await runToolCall(
+				{
+					credentials: credentialsFor(sandbox),
+					parameters: {
+						resource: 'customer',
+						operation: 'create',
+						businessId: byId(sandbox.businesses[0].id),
+						firstName: 'Grace',
+						lastName: 'Hopper',
+						additionalFields: { email },
+					},
+				},
+				execution,
+			);
+			createLanded();
+			expect((await first).map((item) => item.json.id)).toEqual([created[0].json.id]);
+			// The read holds Grace, and so does what the execution created since the read began.
+			expect((await findGrace()).map((item) => item.json.id)).toEqual([created[0].json.id]);
+			expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(2);
+		} finally {
+			sandbox.onRequest = undefined;
+			sandbox.customers.splice(150);
+		}
+	});
+
 	it('outside any workflow execution, a call finds on its own, and the next call reads the list again', async () => {
 		const known = sandbox.customers[120];
 		const findIt = () =>
