@@ -71,6 +71,19 @@ describe('the Business CRM node runs of one execution', () => {
 		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(ONE_READ);
 	});
 
+	it('Find nodes with other Pages Read at Once, Max Retries or Timeout each read the list themselves', async () => {
+		const known = sandbox.customers[120];
+		const { items } = await chain(
+			find('Find', String(known.email)),
+			find('Find, 2 pages at once', String(known.email), { options: { pagesInParallel: 2 } }),
+			find('Find, 1 retry', String(known.email), { options: { maxRetries: 1 } }),
+			find('Find, 20 s timeout', String(known.email), { requestOptions: { timeout: 20_000 } }),
+		);
+		for (const node of ['Find', 'Find, 2 pages at once', 'Find, 1 retry', 'Find, 20 s timeout'])
+			expect(items[node].map((item) => item.json)).toEqual([known]);
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(4 * ONE_READ);
+	});
+
 	it('a customer one node created is found by a later Find of the execution, without reading again', async () => {
 		const { items } = await chain(
 			find('Find before', 'ada@example.com'),
