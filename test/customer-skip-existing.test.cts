@@ -256,6 +256,7 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 				/no answer within 0\.3 s/,
 			],
 			['a 502 from a proxy', { serverError: { path: ADD, count: 1, status: 502 } }, /answered 502/],
+			['a 500 from the API', { serverError: { path: ADD, count: 1, status: 500 } }, /answered 500/],
 			[
 				'a dropped connection',
 				{ dropConnection: { path: ADD, count: 1 } },
