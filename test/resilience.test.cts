@@ -769,6 +769,18 @@ describe('Resilience', () => {
 
 	describe('a reply that is not a JSON object or list is an error, never data', () => {
 		const CHECK_URL = 'Check that the Base URL points at the API';
+		/** Business Get against a server that answers with this one reply. */
+		const getBusinessAnswered = async (status: number, type: string | undefined, body: string) => {
+			const api = await answeringServer(status, type, body);
+			try {
+				return await run(
+					{ resource: 'business', operation: 'get', businessId: byId('biz_1') },
+					{ baseUrl: api.url },
+				);
+			} finally {
+				await api.close();
+			}
+		};
 		it.each<[string, number, string | undefined, string, string, string]>([
 			[
 				'JSON null',
@@ -827,38 +839,22 @@ describe('Resilience', () => {
 				'Expected a 2xx reply. Check that the Base URL points at the API itself, not at a page that redirects.',
 			],
 		])('%s', async (_title, status, type, body, message, description) => {
-			const api = await answeringServer(status, type, body);
-			try {
-				const { items, error } = await run(
-					{ resource: 'business', operation: 'get', businessId: byId('biz_1') },
-					{ baseUrl: api.url },
-				);
-				expect(items).toEqual([]);
-				expectNodeApiError(error, {
-					message: `Get business failed: the Business CRM API ${message}`,
-					description,
-				});
-			} finally {
-				await api.close();
-			}
+			const { items, error } = await getBusinessAnswered(status, type, body);
+			expect(items).toEqual([]);
+			expectNodeApiError(error, {
+				message: `Get business failed: the Business CRM API ${message}`,
+				description,
+			});
 		});
 
 		it('a JSON list where Business Get expects one business is an error that names the shape', async () => {
-			const api = await answeringServer(200, 'application/json', '[{"id":"biz_1"}]');
-			try {
-				const { items, error } = await run(
-					{ resource: 'business', operation: 'get', businessId: byId('biz_1') },
-					{ baseUrl: api.url },
-				);
-				expect(items).toEqual([]);
-				expectNodeApiError(error, {
-					message: 'The Business CRM API sent a reply of an unexpected shape',
-					description:
-						'Expected a JSON object but the reply was an array. The node understands the reply shapes listed in its README.',
-				});
-			} finally {
-				await api.close();
-			}
+			const { items, error } = await getBusinessAnswered(200, 'application/json', '[{"id":"biz_1"}]');
+			expect(items).toEqual([]);
+			expectNodeApiError(error, {
+				message: 'The Business CRM API sent a reply of an unexpected shape',
+				description:
+					'Expected a JSON object but the reply was an array. The node understands the reply shapes listed in its README.',
+			});
 		});
 	});
 
