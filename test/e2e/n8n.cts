@@ -561,7 +561,22 @@ export interface CreateUserFolderOptions {
 	port?: number;
 }
 
+// The kernel may hand the same free port to two back-to-back asks once the first listener has
+// closed (a worker's health port once equalled its broker port, and the worker failed to start).
+const portsHandedOut = new Set<number>();
+
 export async function freePort(): Promise<number> {
+	for (let attempt = 0; attempt < 50; attempt++) {
+		const port = await askKernelForPort();
+		if (!portsHandedOut.has(port)) {
+			portsHandedOut.add(port);
+			return port;
+		}
+	}
+	throw new Error('could not find a free port not already handed out by this process');
+}
+
+async function askKernelForPort(): Promise<number> {
 	return await new Promise((resolve, reject) => {
 		const server = net.createServer();
 		server.unref();
