@@ -5,7 +5,13 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 import { startSandbox, type Sandbox } from './sandbox/server.cjs';
-import { runChain, runNode, runToolCall, type ChainedNode } from './helpers/harness.cjs';
+import {
+	runChain,
+	runNode,
+	runToolCall,
+	type ChainedNode,
+	type CrmCredentials,
+} from './helpers/harness.cjs';
 import { byId, credentialsFor, requestsTo } from './helpers/fixtures.cjs';
 
 const ADD = '/api/business/crm/customer/add';
@@ -97,6 +103,19 @@ describe('the Business CRM node runs of one execution', () => {
 		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(ONE_READ);
 	});
 
+	it('a second customer with a known email, created after the read, is found beside the first', async () => {
+		const known = sandbox.customers[42];
+		const email = String(known.email);
+		const { items } = await chain(
+			find('Find', email),
+			create('Create', email),
+			find('Find again', email),
+		);
+		const [created] = items.Create.map((item) => item.json);
+		expect(items['Find again'].map((item) => item.json.id)).toEqual([known.id, created.id]);
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(ONE_READ);
+	});
+
 	it('a customer created before the list was read is found once, not also as created', async () => {
 		const { items } = await chain(
 			create('Create', 'ada@example.com'),
@@ -145,6 +164,16 @@ describe('the Business CRM node runs of one execution', () => {
 		expect(requestsTo(sandbox, ADD)).toHaveLength(1);
 	});
 
+	it('a Create refused before it was sent (its Max Retries is invalid) does not stop a Skip Existing Create of its email', async () => {
+		const { items } = await chain(
+			create('Create', 'ada@example.com', { options: { maxRetries: '={{ -1 }}' } }),
+			create('Create again', 'ada@example.com', { skipExisting: true, matchOn: 'email' }),
+		);
+		expect(items.Create[0].json.error).toMatch(/^Max Retries must be a whole number from 0 to 100/);
+		expect(items['Create again'][0].json._skipExisting).toMatchObject({ outcome: 'created' });
+		expect(requestsTo(sandbox, ADD)).toHaveLength(1);
+	});
+
 	it('after a Create whose outcome is unknown, a later node reads the list again', async () => {
 		sandbox.setFaults({ serverError: { path: ADD, count: 1, status: 502 } });
 		await chain(
@@ -185,6 +214,132 @@ describe('the Business CRM node runs of one execution', () => {
 		sandbox.seedCustomers(250);
 		const { items } = await chain(find('Find', 'ada@example.com'));
 		expect(items.Find.map((item) => item.json)).toEqual([{ found: false }]);
+	});
+});
+
+describe('Business CRM nodes of one execution on two CRMs share nothing', () => {
+	let sandbox: Sandbox;
+	let other: Sandbox;
+	beforeAll(async () => {
+		[sandbox, other] = await Promise.all([
+			startSandbox({ businesses: 1 }),
+			startSandbox({ businesses: 1 }),
+		]);
+	});
+	afterAll(async () => await Promise.all([sandbox.close(), other.close()]));
+	beforeEach(() => {
+		for (const crm of [sandbox, other]) {
+			crm.clearLog();
+			crm.seedCustomers(30);
+			crm.resetFaults();
+		}
+	});
+
+	const find = (name: string, email: string, credentials?: CrmCredentials): ChainedNode => ({
+		name,
+		parameters: {
+			resource: 'customer',
+			operation: 'find',
+			findBy: 'email',
+			email,
+			whenNothingMatches: 'notFoundItem',
+		},
+		onError: 'continueRegularOutput',
+		credentials,
+	});
+	const create = (
+		name: string,
+		crm: Sandbox,
+		extra: INodeParameters = {},
+		credentials?: CrmCredentials,
+	): ChainedNode => ({
+		name,
+		parameters: {
+			resource: 'customer',
+			operation: 'create',
+			businessId: byId(crm.businesses[0].id),
+			firstName: 'Ada',
+			lastName: 'Lovelace',
+			additionalFields: { email: 'ada@example.com' },
+			...extra,
+		},
+		onError: 'continueRegularOutput',
+		credentials,
+	});
+	const skipExisting = { skipExisting: true, matchOn: 'email', matchWithin: 'all' };
+
+	it("a Find with another Organization ID reads that organization's list, not the first one's", async () => {
+		const known = sandbox.customers[3];
+		const { items } = await runChain({
+			credentials: credentialsFor(sandbox),
+			nodes: [
+				find('Find', String(known.email)),
+				find('Find in the other organization', String(known.email), {
+					...credentialsFor(sandbox),
+					apiKey: sandbox.otherOrgApiKey,
+					organizationId: sandbox.otherOrganizationId,
+				}),
+			],
+		});
+		expect(items.Find.map((item) => item.json)).toEqual([known]);
+		expect(items['Find in the other organization'].map((item) => item.json)).toEqual([
+			{ found: false },
+		]);
+	});
+
+	it('a customer created on one CRM is not skipped as existing by a Skip Existing Create on another', async () => {
+		const { items } = await runChain({
+			credentials: credentialsFor(sandbox),
+			nodes: [
+				create('Create', sandbox),
+				create('Create on the other CRM', other, skipExisting, credentialsFor(other)),
+				find('Find on the other CRM', 'ada@example.com', credentialsFor(other)),
+			],
+		});
+		expect(items.Create[0].json.id).toMatch(/^cust_/);
+		expect(items['Create on the other CRM'][0].json._skipExisting).toEqual({
+			skipped: false,
+			outcome: 'created',
+			matchOn: 'email',
+		});
+		expect(requestsTo(other, ADD)).toHaveLength(1);
+		expect(items['Find on the other CRM'].map((item) => item.json.id)).toEqual([
+			items['Create on the other CRM'][0].json.id,
+		]);
+	});
+
+	it('a Create whose outcome is unknown on one CRM does not stop a Skip Existing Create on another', async () => {
+		sandbox.setFaults({ serverError: { path: ADD, count: 1, status: 502 } });
+		const { items } = await runChain({
+			credentials: credentialsFor(sandbox),
+			nodes: [
+				create('Create', sandbox),
+				create('Create on the other CRM', other, skipExisting, credentialsFor(other)),
+			],
+		});
+		expect(items.Create[0].json.error).toMatch(/answered 502/);
+		expect(items['Create on the other CRM'][0].json).toMatchObject({
+			_skipExisting: { outcome: 'created' },
+		});
+		expect(requestsTo(other, ADD)).toHaveLength(1);
+	});
+
+	it('the same CRM under a new password in its Base URL is the same CRM', async () => {
+		const withPassword = (password: string) => {
+			const url = new URL(sandbox.url);
+			url.username = 'proxy';
+			url.password = password;
+			return { ...credentialsFor(sandbox), baseUrl: url.toString() };
+		};
+		const { items } = await runChain({
+			credentials: withPassword('old'),
+			nodes: [
+				create('Create', sandbox),
+				create('Create again', sandbox, skipExisting, withPassword('new')),
+			],
+		});
+		expect(items['Create again'][0].json._skipExisting).toMatchObject({ outcome: 'alreadyExists' });
+		expect(requestsTo(sandbox, ADD)).toHaveLength(1);
 	});
 });
 

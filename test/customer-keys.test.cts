@@ -10,7 +10,7 @@ import {
 	recordKey,
 	samePhone,
 } from '../nodes/BusinessCrm/shared/customerIndex';
-import { ExecutionCustomers } from '../nodes/BusinessCrm/shared/executionCustomers';
+import { ExecutionCustomers, KeyTurns } from '../nodes/BusinessCrm/shared/executionCustomers';
 
 describe('the same customer, to Find and Skip Existing', () => {
 	it('an email in another case or with spaces around it is the same email', () => {
@@ -150,12 +150,12 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('rows with one key create one at a time; rows with different keys do not wait', () => {
 	it('a row with another key starts while the first is still creating', async () => {
-		const index = new ExecutionCustomers();
+		const turns = new KeyTurns();
 		const { log, task } = gate();
 		const a = task('a');
 		const b = task('b');
-		const first = index.oneAtATime('email', 'a@example.com', a.run);
-		const second = index.oneAtATime('email', 'b@example.com', b.run);
+		const first = turns.oneAtATime('email', 'a@example.com', a.run);
+		const second = turns.oneAtATime('email', 'b@example.com', b.run);
 		await tick();
 		expect(log.started).toEqual(['a', 'b']);
 		a.finish();
@@ -164,17 +164,17 @@ describe('rows with one key create one at a time; rows with different keys do no
 	});
 
 	it('a third row with the key waits for the second, even after the first has ended', async () => {
-		const index = new ExecutionCustomers();
+		const turns = new KeyTurns();
 		const { log, task } = gate();
 		const [a, b, c] = [task('a'), task('b'), task('c')];
-		const first = index.oneAtATime('email', 'x@example.com', a.run);
-		const second = index.oneAtATime('email', 'x@example.com', b.run);
+		const first = turns.oneAtATime('email', 'x@example.com', a.run);
+		const second = turns.oneAtATime('email', 'x@example.com', b.run);
 		await tick();
 		a.finish();
 		await first;
 		await tick();
 		expect(log.started).toEqual(['a', 'b']);
-		const third = index.oneAtATime('email', 'x@example.com', c.run);
+		const third = turns.oneAtATime('email', 'x@example.com', c.run);
 		await tick();
 		expect(log.started).toEqual(['a', 'b']);
 		b.finish();
@@ -187,11 +187,11 @@ describe('rows with one key create one at a time; rows with different keys do no
 	});
 
 	it('two rows with one phone number in two formats create one at a time', async () => {
-		const index = new ExecutionCustomers();
+		const turns = new KeyTurns();
 		const { log, task } = gate();
 		const [a, b] = [task('a'), task('b')];
-		const first = index.oneAtATime('phone', phoneKey('+1 202 555 0236'), a.run);
-		const second = index.oneAtATime('phone', phoneKey('(202) 555-0236'), b.run);
+		const first = turns.oneAtATime('phone', phoneKey('+1 202 555 0236'), a.run);
+		const second = turns.oneAtATime('phone', phoneKey('(202) 555-0236'), b.run);
 		await tick();
 		expect(log.started).toEqual(['a']);
 		a.finish();
@@ -204,12 +204,12 @@ describe('rows with one key create one at a time; rows with different keys do no
 	});
 
 	it('a row whose Create failed does not stop the next row with the key', async () => {
-		const index = new ExecutionCustomers();
-		const failed = index.oneAtATime('phone', '1555', async () => {
+		const turns = new KeyTurns();
+		const failed = turns.oneAtATime('phone', '1555', async () => {
 			throw new Error('refused');
 		});
 		await expect(failed).rejects.toThrow('refused');
-		await expect(index.oneAtATime('phone', '1555', async () => 'next')).resolves.toBe('next');
+		await expect(turns.oneAtATime('phone', '1555', async () => 'next')).resolves.toBe('next');
 	});
 });
 

@@ -1,6 +1,6 @@
 import { createHash } from 'crypto';
 import type { ICredentialDataDecryptedObject, IPollFunctions } from 'n8n-workflow';
-import { parseBaseUrl } from '../BusinessCrm/shared/baseUrl';
+import { apiAddress, parseBaseUrl } from '../BusinessCrm/shared/baseUrl';
 import { CREDENTIAL_TYPE } from '../BusinessCrm/shared/credential';
 
 /**
@@ -36,19 +36,6 @@ export function fingerprint(text: string): string {
 	return createHash('sha256').update(text).digest().subarray(0, 8).toString('base64url');
 }
 
-/**
- * The address alone: scheme, lower-case host, port and path, without a `user:password@` part,
- * so a new password (or a host typed in capitals) on the same API is the same list.
- */
-function addressOf(baseUrl: string): string {
-	try {
-		const url = new URL(baseUrl);
-		return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
-	} catch {
-		return baseUrl;
-	}
-}
-
 /** Which list the credential points at: its API's address and Organization ID. */
 function sourcesOf(credentials: ICredentialDataDecryptedObject): {
 	source: string;
@@ -57,7 +44,7 @@ function sourcesOf(credentials: ICredentialDataDecryptedObject): {
 	const baseUrl = parseBaseUrl(credentials.baseUrl).url ?? '';
 	const organizationId = String(credentials.organizationId ?? '').trim();
 	return {
-		source: fingerprint(`${addressOf(baseUrl)}\n${organizationId}`),
+		source: fingerprint(`${apiAddress(baseUrl)}\n${organizationId}`),
 		// What version 1 of this node stored before it left the user and password out.
 		legacy: fingerprint(`${baseUrl}\n${organizationId}`),
 	};

@@ -111,7 +111,11 @@ function nodeTypesFor(crm: INodeType, input: INodeType): INodeTypes {
 
 /** n8n's CredentialsHelper, reduced to what a run of this node needs. */
 class TestCredentialsHelper extends ICredentialsHelper {
-	constructor(private readonly data: CrmCredentials) {
+	/** `byId`: the credentials of nodes that have their own, by credential id. */
+	constructor(
+		private readonly data: CrmCredentials,
+		private readonly byId: Record<string, CrmCredentials> = {},
+	) {
 		super();
 	}
 
@@ -167,8 +171,11 @@ class TestCredentialsHelper extends ICredentialsHelper {
 		throw new Error('not used');
 	}
 
-	async getDecrypted(): Promise<ICredentialDataDecryptedObject> {
-		return { ...this.data };
+	async getDecrypted(
+		_additionalData: unknown,
+		nodeCredentials: INodeCredentialsDetails,
+	): Promise<ICredentialDataDecryptedObject> {
+		return { ...(this.byId[nodeCredentials.id ?? ''] ?? this.data) };
 	}
 
 	async updateCredentials() {}
@@ -180,7 +187,11 @@ class TestCredentialsHelper extends ICredentialsHelper {
 	}
 }
 
-export function additionalDataFor(credentials: CrmCredentials, workflow: Workflow) {
+export function additionalDataFor(
+	credentials: CrmCredentials,
+	workflow: Workflow,
+	credentialsById: Record<string, CrmCredentials> = {},
+) {
 	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
 		id: workflow.id,
 		name: workflow.name,
@@ -193,7 +204,7 @@ export function additionalDataFor(credentials: CrmCredentials, workflow: Workflo
 		updatedAt: new Date(),
 	} as never);
 	return {
-		credentialsHelper: new TestCredentialsHelper(credentials),
+		credentialsHelper: new TestCredentialsHelper(credentials, credentialsById),
 		hooks,
 		executionId: 'test-execution',
 		currentNodeExecutionIndex: 0,
@@ -213,6 +224,7 @@ function crmNode(
 	parameters: INodeParameters,
 	onError?: RunOptions['onError'],
 	name = NODE_NAME,
+	credentialId = 'cred-1',
 ): INode {
 	return {
 		id: name === NODE_NAME ? 'crm-node' : `node-${name}`,
@@ -221,7 +233,7 @@ function crmNode(
 		typeVersion: 1,
 		position: [200, 0],
 		parameters,
-		credentials: { businessCrmApi: { id: 'cred-1', name: 'Business CRM account' } },
+		credentials: { businessCrmApi: { id: credentialId, name: 'Business CRM account' } },
 		...(onError ? { onError } : {}),
 	};
 }
@@ -273,6 +285,8 @@ export interface ChainedNode {
 	name: string;
 	parameters: INodeParameters;
 	onError?: RunOptions['onError'];
+	/** A credential of its own (another CRM); the chain's credentials otherwise. */
+	credentials?: CrmCredentials;
 }
 
 export interface ChainResult {
@@ -307,14 +321,28 @@ export async function runChain(options: {
 		name: 'Business CRM chain test',
 		nodes: [
 			inputNode(),
-			...options.nodes.map((node) => crmNode(node.parameters, node.onError, node.name)),
+			...options.nodes.map((node) =>
+				crmNode(
+					node.parameters,
+					node.onError,
+					node.name,
+					node.credentials ? `cred-${node.name}` : undefined,
+				),
+			),
 		],
 		connections,
 		active: false,
 		nodeTypes: nodeTypesFor(loadNodeType(), inputNodeType(options.items ?? [{}])),
 		settings: { executionOrder: 'v1' },
 	});
-	const execute = new WorkflowExecute(additionalDataFor(options.credentials, workflow), 'manual');
+	const own: Record<string, CrmCredentials> = {};
+	for (const node of options.nodes) {
+		if (node.credentials) own[`cred-${node.name}`] = node.credentials;
+	}
+	const execute = new WorkflowExecute(
+		additionalDataFor(options.credentials, workflow, own),
+		'manual',
+	);
 	const run = await execute.run({ workflow, startNode: workflow.getNode(INPUT_NODE)! });
 	const items: ChainResult['items'] = {};
 	const errors: ChainResult['errors'] = {};

@@ -8,6 +8,7 @@ import {
 	type MatchKey,
 } from './customerIndex';
 import { readList } from './pagination';
+import { crmOf } from './transport';
 import { pagesInParallel, retryPolicy } from './validation';
 
 /** Where a Create was sent from: a node, one of its runs, and the item. */
@@ -23,20 +24,57 @@ export interface UncertainCreate extends CreateOrigin {
 	businessId: string;
 }
 
+interface ListRead {
+	index: Promise<CustomerIndex>;
+	/** ExecutionCustomers.mark when the read started: customers created before it are in it. */
+	mark: number;
+	/** The node run that started the read. */
+	run: object;
+	/** Whether later node runs may use it: not once it failed, or a Create may have gone astray. */
+	shared: boolean;
+}
+
 /**
- * What one execution knows beyond the lists it read: the customers every Create of this package
- * created in it (under the fields sent and the business sent to), the Creates that may have
- * happened, and, per key, the Skip Existing Create in progress, so that two rows with one key
- * create once.
+ * Per match key, the Skip Existing Create in progress, so that two rows with one key create
+ * once. Kept by execution, not by CRM: which CRM an item is for is known only after an await,
+ * and rows with one key must take their turns before anything is awaited, in input order.
+ */
+export class KeyTurns {
+	private readonly pending = new Map<string, Promise<unknown>>();
+
+	/** Runs `task` after every earlier task of the same key has ended, failed ones included. */
+	async oneAtATime<T>(kind: MatchKey, key: string, task: () => Promise<T>): Promise<T> {
+		// By slot: two rows with one number in two formats must not both create it.
+		const id = `${kind}:${matchSlot(kind, key)}`;
+		const before = this.pending.get(id) ?? Promise.resolve();
+		const run = before.then(task, task);
+		const settled = run.then(
+			() => undefined,
+			() => undefined,
+		);
+		this.pending.set(id, settled);
+		try {
+			return await run;
+		} finally {
+			if (this.pending.get(id) === settled) this.pending.delete(id);
+		}
+	}
+}
+
+/**
+ * What one execution knows of one CRM beyond the lists it read: the customers every Create of
+ * this package created in it (under the fields sent and the business sent to), and the Creates
+ * that may have happened.
  */
 export class ExecutionCustomers {
+	/** List reads by the settings they were made with: items with the same settings share one. */
+	readonly reads = new Map<string, ListRead>();
 	readonly created = new CustomerIndex([]);
 	/** How many customers were created so far; each created customer's number in that count. */
 	private createdCount = 0;
 	private readonly createdAs = new WeakMap<IDataObject, number>();
 	private readonly sentTo = new WeakMap<IDataObject, string>();
 	private readonly uncertain = new Map<string, Array<{ key: string; create: UncertainCreate }>>();
-	private readonly pending = new Map<string, Promise<unknown>>();
 
 	/** A customer a Create added, filed under its reply's keys and the keys of the fields `sent`. */
 	addCreated(customer: IDataObject, sent: IDataObject, businessId: string): void {
@@ -66,6 +104,14 @@ export class ExecutionCustomers {
 		return typeof id === 'string' ? id.trim() : typeof id === 'number' ? String(id) : '';
 	}
 
+	/**
+	 * Later node runs of the execution read this CRM's list again: after a Create that may have
+	 * happened, a list read before it cannot say whether the customer is there.
+	 */
+	unshareReads(): void {
+		for (const read of this.reads.values()) read.shared = false;
+	}
+
 	/** A Create whose outcome is unknown, filed under every key the fields `sent` have. */
 	addUncertain(sent: IDataObject, create: UncertainCreate): void {
 		for (const kind of KINDS) {
@@ -87,24 +133,6 @@ export class ExecutionCustomers {
 					(businessId === undefined || entry.create.businessId === businessId),
 			)?.create;
 	}
-
-	/** Runs `task` after every earlier task of the same key has ended, failed ones included. */
-	async oneAtATime<T>(kind: MatchKey, key: string, task: () => Promise<T>): Promise<T> {
-		// By slot: two rows with one number in two formats must not both create it.
-		const id = `${kind}:${matchSlot(kind, key)}`;
-		const before = this.pending.get(id) ?? Promise.resolve();
-		const run = before.then(task, task);
-		const settled = run.then(
-			() => undefined,
-			() => undefined,
-		);
-		this.pending.set(id, settled);
-		try {
-			return await run;
-		} finally {
-			if (this.pending.get(id) === settled) this.pending.delete(id);
-		}
-	}
 }
 
 const CUSTOMERS_URL = '/api/public/v1/customers';
@@ -121,20 +149,10 @@ function listRequest(request: IHttpRequestOptions): IHttpRequestOptions {
 	return options;
 }
 
-interface ListRead {
-	index: Promise<CustomerIndex>;
-	/** ExecutionCustomers.mark when the read started: customers created before it are in it. */
-	mark: number;
-	/** The node run that started the read. */
-	run: object;
-	/** Whether later node runs may use it: not once it failed, or a Create may have gone astray. */
-	shared: boolean;
-}
-
 interface ExecutionState {
-	/** List reads by the settings they were made with: items with the same settings share one. */
-	reads: Map<string, ListRead>;
-	customers: ExecutionCustomers;
+	/** By CRM (crmOf): nodes whose credentials point at other CRMs or organizations share nothing. */
+	crms: Map<string, ExecutionCustomers>;
+	turns: KeyTurns;
 }
 
 const executions = new WeakMap<object, ExecutionState>();
@@ -159,23 +177,24 @@ function executionState(ctx: IExecuteSingleFunctions): ExecutionState {
 	const execution = executionOf(ctx);
 	let state = executions.get(execution);
 	if (!state) {
-		state = { reads: new Map(), customers: new ExecutionCustomers() };
+		state = { crms: new Map(), turns: new KeyTurns() };
 		executions.set(execution, state);
 	}
 	return state;
 }
 
-/** The execution's Create state, shared by every Business CRM node run of one execution. */
-export function executionCustomers(ctx: IExecuteSingleFunctions): ExecutionCustomers {
-	return executionState(ctx).customers;
-}
-
-/**
- * Later node runs of the execution read the list again: after a Create that may have happened,
- * a list read before it cannot say whether the customer is there.
- */
-export function unshareReads(ctx: IExecuteSingleFunctions): void {
-	for (const read of executionState(ctx).reads.values()) read.shared = false;
+/** What the execution knows of the CRM this item's credential points at, shared by its node runs. */
+export async function executionCustomers(
+	ctx: IExecuteSingleFunctions,
+): Promise<ExecutionCustomers> {
+	const { crms } = executionState(ctx);
+	const crm = await crmOf(ctx, ctx.getItemIndex());
+	let customers = crms.get(crm);
+	if (!customers) {
+		customers = new ExecutionCustomers();
+		crms.set(crm, customers);
+	}
+	return customers;
 }
 
 /**
@@ -193,7 +212,8 @@ async function listRead(
 	const options = listRequest(request);
 	const policy = retryPolicy(ctx);
 	const pages = pagesInParallel(ctx);
-	const { reads, customers } = executionState(ctx);
+	const customers = await executionCustomers(ctx);
+	const { reads } = customers;
 	const settings = JSON.stringify({ options, policy, pages });
 	const run = ctx.getExecuteData();
 	let read = reads.get(settings);
@@ -246,8 +266,13 @@ export async function findCustomers(
 ): Promise<IDataObject[]> {
 	const { index, mark } = await listRead(ctx, request);
 	const listed = index.find(kind, key);
-	const created = executionCustomers(ctx)
+	const created = (await executionCustomers(ctx))
 		.createdSince(mark, kind, key)
 		.filter((customer) => !listed.some((other) => sameId(other, customer)));
 	return [...listed, ...created];
+}
+
+/** The execution's turns per match key (see KeyTurns). */
+export function keyTurns(ctx: IExecuteSingleFunctions): KeyTurns {
+	return executionState(ctx).turns;
 }

@@ -11,6 +11,7 @@ import type {
 	ILoadOptionsFunctions,
 	IPollFunctions,
 } from 'n8n-workflow';
+import { apiAddress } from './baseUrl';
 import { checkCredential, CREDENTIAL_TYPE, type CheckedCredential } from './credential';
 import { httpError, inputError, transportError } from './errors';
 import { describeFailure, describeRedirect, errorCode } from './failures';
@@ -109,6 +110,15 @@ function credentialFor(ctx: Context, itemIndex?: number): Promise<CheckedCredent
 /** What must never appear in a message or output of this item: the key as sent, and so on. */
 export async function credentialSecrets(ctx: Context, itemIndex?: number): Promise<string[]> {
 	return (await credentialFor(ctx, itemIndex)).secrets;
+}
+
+/**
+ * Which CRM the item's credential points at: the address without its user and password, and the
+ * Organization ID. Two credentials of one CRM (another key, a new password) give the same text.
+ */
+export async function crmOf(ctx: Context, itemIndex?: number): Promise<string> {
+	const { baseUrl, organizationId } = await credentialFor(ctx, itemIndex);
+	return `${apiAddress(baseUrl)}\n${organizationId}`;
 }
 
 /**

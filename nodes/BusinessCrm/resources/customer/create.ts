@@ -9,7 +9,7 @@ import { MATCH_KEY_NAMES, recordKey, type MatchKey } from '../../shared/customer
 import {
 	customerIndex,
 	executionCustomers,
-	unshareReads,
+	keyTurns,
 	type CreateOrigin,
 } from '../../shared/executionCustomers';
 import { businessIdLocator } from '../../shared/descriptions';
@@ -298,10 +298,9 @@ function withSkipExisting(create: OperationHandler): OperationHandler {
 			return [marked(this, (await create.call(this, request))[0], 'createdNoMatchValue', matchOn)];
 		}
 		const business = String(body.businessId);
-		const execution = executionCustomers(this);
-		// One key at a time: a second row with this key waits for the first row's Create. Taken
-		// before anything is awaited, so rows with one key take their turns in input order.
-		return await execution.oneAtATime(matchOn, key, async () => {
+		// One key at a time: a second row with this key waits for the first row's Create.
+		return await keyTurns(this).oneAtATime(matchOn, key, async () => {
+			const execution = await executionCustomers(this);
 			const list = await customerIndex(this, request);
 			const candidates = [...list.find(matchOn, key), ...execution.created.find(matchOn, key)];
 			const match = candidates.find((c) => !inBusiness || execution.businessOf(c) === business);
@@ -346,7 +345,7 @@ function whereFrom(ctx: IExecuteSingleFunctions, earlier: CreateOrigin): string 
 function remembered(create: OperationHandler): OperationHandler {
 	return async function (request) {
 		const body = customerBody(this);
-		const execution = executionCustomers(this);
+		const execution = await executionCustomers(this);
 		const business = String(body.businessId);
 		const origin: CreateOrigin = {
 			nodeName: this.getNode().name,
@@ -358,7 +357,7 @@ function remembered(create: OperationHandler): OperationHandler {
 		attempt.catch((error: unknown) => {
 			if (provesNothingCreated(error)) return;
 			execution.addUncertain(body, { ...origin, businessId: business });
-			unshareReads(this);
+			execution.unshareReads();
 		});
 		const records = await attempt;
 		for (const customer of records) execution.addCreated(customer, body, business);
