@@ -181,23 +181,32 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 		expect(countByEmail(String(known.email))).toBe(2);
 	});
 
-	it('refuses unknown values of the switch and its settings on the item', async () => {
-		const cases: Array<[INodeParameters, string]> = [
+	it('refuses unknown values of the switch and its settings on the item, saying how to fix them', async () => {
+		const pick = (label: string) =>
+			`Pick one of the choices under ${label}, or make its expression give one of these values.`;
+		const cases: Array<[INodeParameters, string, string]> = [
 			[
 				{ skipExisting: 'yes' },
 				'Skip if the Customer Already Exists must be true or false, not "yes"',
+				'Turn the switch on or off, or make its expression give true or false.',
 			],
-			[{ skipExisting: true, matchOn: 'fax' }, 'Match On must be email, phone or name, not "fax"'],
+			[
+				{ skipExisting: true, matchOn: 'fax' },
+				'Match On must be email, phone or name, not "fax"',
+				pick('Match On'),
+			],
 			[
 				{ skipExisting: true, matchWithin: 'planet' },
 				'Match Within must be business or all, not "planet"',
+				pick('Match Within'),
 			],
 			[
 				{ skipExisting: true, noMatchValue: 'maybe' },
 				'Rows Without a Match Value must be skip, create or error, not "maybe"',
+				pick('Rows Without a Match Value'),
 			],
 		];
-		for (const [parameters, message] of cases) {
+		for (const [parameters, message, description] of cases) {
 			const { error } = await importRows(
 				[{ firstName: 'A', lastName: 'B' }],
 				false,
@@ -205,6 +214,7 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 				parameters,
 			);
 			expect(error?.message).toBe(message);
+			expect(error?.description).toBe(description);
 		}
 		expect(sandbox.requests).toHaveLength(0);
 	});
@@ -443,6 +453,18 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 			expect(requestsTo(sandbox, ADD)).toHaveLength(1);
 		});
 
+		it('Stop With an Error on Match On › Email asks for an email', async () => {
+			const { errorItems } = await importRows(
+				rows,
+				{ matchOn: 'email', noMatchValue: 'error' },
+				'continueErrorOutput',
+			);
+			expect(errorItems.map((item) => item.json.error)).toEqual([
+				'Email is empty, so the node cannot tell whether this customer already exists. Give this row an email, or choose under Rows Without a Match Value to skip such rows or to create them anyway (a re-run then creates them again).',
+				'Email is empty, so the node cannot tell whether this customer already exists. Give this row an email, or choose under Rows Without a Match Value to skip such rows or to create them anyway (a re-run then creates them again).',
+			]);
+		});
+
 		it('Create the Customer Anyway creates it and says so on the item', async () => {
 			const { items } = await importRows(rows, { matchOn: 'email', noMatchValue: 'create' });
 			expect(items[1].json).toMatchObject({ firstName: 'No', [MARK]: mark('createdNoMatchValue') });
@@ -537,6 +559,10 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 				{ firstName: 'X', lastName: 'Y', email: String(known.email) },
 			]);
 			expect(error?.message).toBe(`Customer ${known.id} has its own field "${MARK}"`);
+			// Skipped, not created: the advice must not say it was.
+			expect(error?.description).toBe(
+				"The node marks each row's outcome in _skipExisting, which would overwrite the customer's own value. Rename the field in the CRM, or turn off Skip if the Customer Already Exists.",
+			);
 		});
 
 		it('a custom field named _skipExisting is refused before anything is sent', async () => {
@@ -552,6 +578,9 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 				},
 			);
 			expect(error?.message).toBe(`Custom field "${MARK}" cannot be set`);
+			expect(error?.description).toBe(
+				"Skip if the Customer Already Exists marks each row's outcome in _skipExisting. Give the custom field another name.",
+			);
 			expect(sandbox.requests).toHaveLength(0);
 		});
 	});
@@ -616,66 +645,123 @@ describe('Find and Skip Existing honour Request Options › Timeout', () => {
 	});
 });
 
-describe('a row after a Create answered 2xx with an unreadable reply is not sent again', () => {
-	let server: Server;
-	let url: string;
+/**
+ * An API that answers every Create with what `createReply` gives, and every list read with an
+ * empty list: for replies the sandbox does not give.
+ */
+async function createReplyApi(createReply: () => { status: number; body: unknown }) {
 	const posts: unknown[] = [];
-	beforeAll(async () => {
-		server = createServer((req, res) => {
-			let text = '';
-			req.on('data', (chunk: Buffer) => (text += chunk.toString()));
-			req.on('end', () => {
-				res.setHeader('content-type', 'application/json');
-				if (req.method === 'POST') {
-					posts.push(JSON.parse(text));
-					// Accepted, but the reply is a list: the customer was probably created.
-					res.writeHead(201);
-					res.end(JSON.stringify([{ id: 'cust_7f3a9c' }]));
-					return;
-				}
-				res.writeHead(200);
-				res.end(
-					JSON.stringify({
-						content: { customers: [] },
-						pagination: { total: 0, limit: 100, offset: 0, hasMore: false },
-					}),
-				);
-			});
+	const server: Server = createServer((req, res) => {
+		let text = '';
+		req.on('data', (chunk: Buffer) => (text += chunk.toString()));
+		req.on('end', () => {
+			res.setHeader('content-type', 'application/json');
+			if (req.method === 'POST') {
+				posts.push(JSON.parse(text));
+				const { status, body } = createReply();
+				res.writeHead(status);
+				res.end(JSON.stringify(body));
+				return;
+			}
+			res.writeHead(200);
+			res.end(
+				JSON.stringify({
+					content: { customers: [] },
+					pagination: { total: 0, limit: 100, offset: 0, hasMore: false },
+				}),
+			);
 		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 	});
-	afterAll(async () => await new Promise<void>((resolve) => server.close(() => resolve())));
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		posts,
+		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
+
+describe('Create replies the sandbox does not give, with Skip Existing', () => {
+	let sandbox: Sandbox;
+	let api: Awaited<ReturnType<typeof createReplyApi>>;
+	let reply: { status: number; body: unknown };
+	beforeAll(async () => {
+		sandbox = await startSandbox({ businesses: 1 });
+		api = await createReplyApi(() => reply);
+	});
+	afterAll(async () => await Promise.all([sandbox.close(), api.close()]));
+	beforeEach(() => (api.posts.length = 0));
+
+	const createRows = (rows: Row[], onError?: 'continueRegularOutput') =>
+		runNode({
+			credentials: { ...credentialsFor(sandbox), baseUrl: api.url },
+			parameters: {
+				resource: 'customer',
+				operation: 'create',
+				businessId: byId('biz_1'),
+				firstName: '={{ $json.firstName }}',
+				lastName: '={{ $json.lastName }}',
+				additionalFields: { email: '={{ $json.email }}' },
+				skipExisting: true,
+				matchOn: 'email',
+				matchWithin: 'all',
+			},
+			items: rows as never,
+			onError,
+		});
 
 	it('a JSON list as the reply to the first row stops the second row with the same email', async () => {
-		const sandbox = await startSandbox({ businesses: 1 });
-		try {
-			const { items } = await runNode({
-				credentials: { ...credentialsFor(sandbox), baseUrl: url },
-				parameters: {
-					resource: 'customer',
-					operation: 'create',
-					businessId: byId('biz_1'),
-					firstName: '={{ $json.firstName }}',
-					lastName: '={{ $json.lastName }}',
-					additionalFields: { email: '={{ $json.email }}' },
-					skipExisting: true,
-					matchOn: 'email',
-					matchWithin: 'all',
-				},
-				items: [
-					{ firstName: 'Ann', lastName: 'First', email: 'ann@example.com' },
-					{ firstName: 'Ann', lastName: 'Again', email: 'ann@example.com' },
-				] as never,
-				onError: 'continueRegularOutput',
-			});
-			expect(posts).toHaveLength(1);
-			expect(items[0].json.error).toMatch(/answered 201 with a JSON list/);
-			expect(items[1].json.error).toMatch(
-				/^Create customer not sent: item 0 of this run, with the same email, may have created this customer/,
-			);
-		} finally {
-			await sandbox.close();
-		}
+		reply = { status: 201, body: [{ id: 'cust_7f3a9c' }] };
+		const { items } = await createRows(
+			[
+				{ firstName: 'Ann', lastName: 'First', email: 'ann@example.com' },
+				{ firstName: 'Ann', lastName: 'Again', email: 'ann@example.com' },
+			],
+			'continueRegularOutput',
+		);
+		expect(api.posts).toHaveLength(1);
+		expect(items[0].json.error).toMatch(/answered 201 with a JSON list/);
+		expect(items[1].json.error).toMatch(
+			/^Create customer not sent: item 0 of this run, with the same email, may have created this customer/,
+		);
+	});
+
+	const OWN_FIELD_CREATED =
+		"The node marks each row's outcome in _skipExisting, which would overwrite the customer's own value. The customer was created. Rename the field in the CRM, or turn off Skip if the Customer Already Exists.";
+
+	it.each([
+		['with an id', { id: 'cust_7f3a9c' }, 'Customer cust_7f3a9c'],
+		['without an id', {}, 'The customer'],
+		['with a null id', { id: null }, 'The customer'],
+	])(
+		'a created customer %s whose record has its own _skipExisting field is an error that says it was created',
+		async (_, id, who) => {
+			reply = { status: 201, body: { ...id, firstName: 'Ann', _skipExisting: 'theirs' } };
+			const { error } = await createRows([
+				{ firstName: 'Ann', lastName: 'First', email: 'ann@example.com' },
+			]);
+			expect(api.posts).toHaveLength(1);
+			expect(error?.message).toBe(`${who} has its own field "${MARK}"`);
+			expect(error?.description).toBe(OWN_FIELD_CREATED);
+		},
+	);
+
+	it('so is one created by Create the Customer Anyway (a row without an email)', async () => {
+		reply = { status: 201, body: { id: 'cust_1b2c3d', _skipExisting: 'theirs' } };
+		const { error } = await runNode({
+			credentials: { ...credentialsFor(sandbox), baseUrl: api.url },
+			parameters: {
+				resource: 'customer',
+				operation: 'create',
+				businessId: byId('biz_1'),
+				firstName: 'Ann',
+				lastName: 'First',
+				skipExisting: true,
+				matchOn: 'email',
+				noMatchValue: 'create',
+			},
+		});
+		expect(api.posts).toHaveLength(1);
+		expect(error?.message).toBe(`Customer cust_1b2c3d has its own field "${MARK}"`);
+		expect(error?.description).toBe(OWN_FIELD_CREATED);
 	});
 });
