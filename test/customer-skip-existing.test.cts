@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sleep, type IDataObject, type INodeParameters } from 'n8n-workflow';
 import { startSandbox, type Sandbox, type SandboxCustomer } from './sandbox/server.cjs';
-import { runNode } from './helpers/harness.cjs';
+import { runChain, runNode, type ChainedNode } from './helpers/harness.cjs';
 import { byId, credentialsFor, requestsTo } from './helpers/fixtures.cjs';
 
 const ADD = '/api/business/crm/customer/add';
@@ -499,6 +499,9 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 			expect(error?.message).toBe(
 				`Customer ${other.id} has this email but the list does not say which business it is in`,
 			);
+			expect(error?.description).toBe(
+				`The node neither skips this row (the customer may belong to another business) nor creates it (it may be a customer of ${business()} already). Check the customer in the CRM, or set Match Within to All Businesses to count a customer of any business as a match.`,
+			);
 			expect(requestsTo(sandbox, ADD)).toHaveLength(0);
 			const all = await importRows([row()], { matchOn: 'email', matchWithin: 'all' });
 			expect(all.items[0].json[MARK]).toEqual(mark('alreadyExists'));
@@ -646,10 +649,13 @@ describe('Find and Skip Existing honour Request Options › Timeout', () => {
 });
 
 /**
- * An API that answers every Create with what `createReply` gives, and every list read with an
- * empty list: for replies the sandbox does not give.
+ * An API that answers every Create with what `createReply` gives, and every list read with the
+ * customers `listed` gives (none by default): for replies the sandbox does not give.
  */
-async function createReplyApi(createReply: () => { status: number; body: unknown }) {
+async function createReplyApi(
+	createReply: () => { status: number; body: unknown },
+	listed: () => IDataObject[] = () => [],
+) {
 	const posts: unknown[] = [];
 	const server: Server = createServer((req, res) => {
 		let text = '';
@@ -663,11 +669,12 @@ async function createReplyApi(createReply: () => { status: number; body: unknown
 				res.end(JSON.stringify(body));
 				return;
 			}
+			const customers = listed();
 			res.writeHead(200);
 			res.end(
 				JSON.stringify({
-					content: { customers: [] },
-					pagination: { total: 0, limit: 100, offset: 0, hasMore: false },
+					content: { customers },
+					pagination: { total: customers.length, limit: 100, offset: 0, hasMore: false },
 				}),
 			);
 		});
@@ -680,16 +687,60 @@ async function createReplyApi(createReply: () => { status: number; body: unknown
 	};
 }
 
-describe('Create replies the sandbox does not give, with Skip Existing', () => {
+describe('Create replies the sandbox does not give', () => {
 	let sandbox: Sandbox;
 	let api: Awaited<ReturnType<typeof createReplyApi>>;
 	let reply: { status: number; body: unknown };
+	let listed: IDataObject[];
 	beforeAll(async () => {
 		sandbox = await startSandbox({ businesses: 1 });
-		api = await createReplyApi(() => reply);
+		api = await createReplyApi(
+			() => reply,
+			() => listed,
+		);
 	});
 	afterAll(async () => await Promise.all([sandbox.close(), api.close()]));
-	beforeEach(() => (api.posts.length = 0));
+	beforeEach(() => {
+		api.posts.length = 0;
+		listed = [];
+	});
+
+	it.each([
+		['without an id', {}],
+		['with a null id', { id: null }],
+	])(
+		'a customer created %s is found beside a listed customer like it that has its email',
+		async (_, id) => {
+			const email = 'ann@example.com';
+			listed = [{ ...id, firstName: 'Ann', lastName: 'Listed', email, businessId: 'biz_1' }];
+			reply = { status: 201, body: { ...id, firstName: 'Ann', lastName: 'Created', email } };
+			const find = (name: string): ChainedNode => ({
+				name,
+				parameters: { resource: 'customer', operation: 'find', findBy: 'email', email },
+			});
+			const { items, errors } = await runChain({
+				credentials: { ...credentialsFor(sandbox), baseUrl: api.url },
+				nodes: [
+					find('Find'),
+					{
+						name: 'Create',
+						parameters: {
+							resource: 'customer',
+							operation: 'create',
+							businessId: byId('biz_1'),
+							firstName: 'Ann',
+							lastName: 'Created',
+							additionalFields: { email },
+						},
+					},
+					find('Find again'),
+				],
+			});
+			expect(errors).toEqual({ Find: undefined, Create: undefined, 'Find again': undefined });
+			// Neither has an id, so neither can be taken for the other.
+			expect(items['Find again'].map((item) => item.json.lastName)).toEqual(['Listed', 'Created']);
+		},
+	);
 
 	const createRows = (rows: Row[], onError?: 'continueRegularOutput') =>
 		runNode({
