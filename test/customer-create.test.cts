@@ -1,7 +1,6 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startSandbox, type Sandbox } from './sandbox/server.cjs';
 import { runNode } from './helpers/harness.cjs';
+import { startCreateApi, type CreateApi, type CreateReply } from './helpers/create-api.cjs';
 import { byId, credentialsFor, requestsTo } from './helpers/fixtures.cjs';
 
 const ADD = '/api/business/crm/customer/add';
@@ -187,25 +186,10 @@ describe('Customer › Create', () => {
 	});
 
 	describe('against an API that answers without a body', () => {
-		let api: { url: string; posts: unknown[]; close: () => Promise<void> };
-		let reply: { status: number; headers: Record<string, string>; body?: string };
+		let api: CreateApi;
+		let reply: CreateReply;
 		beforeAll(async () => {
-			const posts: unknown[] = [];
-			const server = createServer((req, res) => {
-				let text = '';
-				req.on('data', (chunk: Buffer) => (text += chunk.toString()));
-				req.on('end', () => {
-					posts.push(JSON.parse(text));
-					res.writeHead(reply.status, reply.headers);
-					res.end(reply.body);
-				});
-			});
-			await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-			api = {
-				url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-				posts,
-				close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
-			};
+			api = await startCreateApi(() => reply);
 		});
 		afterAll(async () => await api.close());
 		beforeEach(() => {

@@ -17,6 +17,48 @@ import { byId, credentialsFor, requestsTo } from './helpers/fixtures.cjs';
 const ADD = '/api/business/crm/customer/add';
 const CUSTOMERS = '/api/public/v1/customers';
 
+/** A Find by email; a Not-Found item keeps the chain going when nobody matches. */
+const findNode = (
+	name: string,
+	email: string,
+	extra: INodeParameters = {},
+	credentials?: CrmCredentials,
+): ChainedNode => ({
+	name,
+	parameters: {
+		resource: 'customer',
+		operation: 'find',
+		findBy: 'email',
+		email,
+		whenNothingMatches: 'notFoundItem',
+		...extra,
+	},
+	onError: 'continueRegularOutput',
+	credentials,
+});
+
+/** A Create of Ada Lovelace with this email in the business. */
+const createNode = (
+	name: string,
+	businessId: string,
+	email: string,
+	extra: INodeParameters = {},
+	credentials?: CrmCredentials,
+): ChainedNode => ({
+	name,
+	parameters: {
+		resource: 'customer',
+		operation: 'create',
+		businessId: byId(businessId),
+		firstName: 'Ada',
+		lastName: 'Lovelace',
+		additionalFields: { email },
+		...extra,
+	},
+	onError: 'continueRegularOutput',
+	credentials,
+});
+
 describe('the Business CRM node runs of one execution', () => {
 	let sandbox: Sandbox;
 	beforeAll(async () => {
@@ -31,33 +73,10 @@ describe('the Business CRM node runs of one execution', () => {
 
 	const business = () => sandbox.businesses[0].id;
 
-	const find = (name: string, email: string, extra: INodeParameters = {}): ChainedNode => ({
-		name,
-		// A Not-Found item keeps the chain going when nobody matches.
-		parameters: {
-			resource: 'customer',
-			operation: 'find',
-			findBy: 'email',
-			email,
-			whenNothingMatches: 'notFoundItem',
-			...extra,
-		},
-		onError: 'continueRegularOutput',
-	});
-
-	const create = (name: string, email: string, extra: INodeParameters = {}): ChainedNode => ({
-		name,
-		parameters: {
-			resource: 'customer',
-			operation: 'create',
-			businessId: byId(business()),
-			firstName: 'Ada',
-			lastName: 'Lovelace',
-			additionalFields: { email },
-			...extra,
-		},
-		onError: 'continueRegularOutput',
-	});
+	const find = (name: string, email: string, extra: INodeParameters = {}) =>
+		findNode(name, email, extra);
+	const create = (name: string, email: string, extra: INodeParameters = {}) =>
+		createNode(name, business(), email, extra);
 
 	const chain = (...nodes: ChainedNode[]) =>
 		runChain({ credentials: credentialsFor(sandbox), nodes });
@@ -235,37 +254,14 @@ describe('Business CRM nodes of one execution on two CRMs share nothing', () => 
 		}
 	});
 
-	const find = (name: string, email: string, credentials?: CrmCredentials): ChainedNode => ({
-		name,
-		parameters: {
-			resource: 'customer',
-			operation: 'find',
-			findBy: 'email',
-			email,
-			whenNothingMatches: 'notFoundItem',
-		},
-		onError: 'continueRegularOutput',
-		credentials,
-	});
+	const find = (name: string, email: string, credentials?: CrmCredentials) =>
+		findNode(name, email, {}, credentials);
 	const create = (
 		name: string,
 		crm: Sandbox,
 		extra: INodeParameters = {},
 		credentials?: CrmCredentials,
-	): ChainedNode => ({
-		name,
-		parameters: {
-			resource: 'customer',
-			operation: 'create',
-			businessId: byId(crm.businesses[0].id),
-			firstName: 'Ada',
-			lastName: 'Lovelace',
-			additionalFields: { email: 'ada@example.com' },
-			...extra,
-		},
-		onError: 'continueRegularOutput',
-		credentials,
-	});
+	) => createNode(name, crm.businesses[0].id, 'ada@example.com', extra, credentials);
 	const skipExisting = { skipExisting: true, matchOn: 'email', matchWithin: 'all' };
 
 	it("a Find with another Organization ID reads that organization's list, not the first one's", async () => {

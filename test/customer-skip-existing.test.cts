@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { sleep, type IDataObject, type INodeParameters } from 'n8n-workflow';
 import { startSandbox, type Sandbox, type SandboxCustomer } from './sandbox/server.cjs';
 import { runChain, runNode, type ChainedNode } from './helpers/harness.cjs';
+import { startCreateApi, type CreateApi } from './helpers/create-api.cjs';
 import { byId, credentialsFor, requestsTo } from './helpers/fixtures.cjs';
 
 const ADD = '/api/business/crm/customer/add';
@@ -648,54 +649,19 @@ describe('Find and Skip Existing honour Request Options › Timeout', () => {
 	});
 });
 
-/**
- * An API that answers every Create with what `createReply` gives, and every list read with the
- * customers `listed` gives (none by default): for replies the sandbox does not give.
- */
-async function createReplyApi(
-	createReply: () => { status: number; body: unknown },
-	listed: () => IDataObject[] = () => [],
-) {
-	const posts: unknown[] = [];
-	const server: Server = createServer((req, res) => {
-		let text = '';
-		req.on('data', (chunk: Buffer) => (text += chunk.toString()));
-		req.on('end', () => {
-			res.setHeader('content-type', 'application/json');
-			if (req.method === 'POST') {
-				posts.push(JSON.parse(text));
-				const { status, body } = createReply();
-				res.writeHead(status);
-				res.end(JSON.stringify(body));
-				return;
-			}
-			const customers = listed();
-			res.writeHead(200);
-			res.end(
-				JSON.stringify({
-					content: { customers },
-					pagination: { total: customers.length, limit: 100, offset: 0, hasMore: false },
-				}),
-			);
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-		posts,
-		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
-	};
-}
-
 describe('Create replies the sandbox does not give', () => {
 	let sandbox: Sandbox;
-	let api: Awaited<ReturnType<typeof createReplyApi>>;
-	let reply: { status: number; body: unknown };
+	let api: CreateApi;
+	let reply: IDataObject | IDataObject[];
 	let listed: IDataObject[];
 	beforeAll(async () => {
 		sandbox = await startSandbox({ businesses: 1 });
-		api = await createReplyApi(
-			() => reply,
+		api = await startCreateApi(
+			() => ({
+				status: 201,
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(reply),
+			}),
 			() => listed,
 		);
 	});
@@ -713,7 +679,7 @@ describe('Create replies the sandbox does not give', () => {
 		async (_, id) => {
 			const email = 'ann@example.com';
 			listed = [{ ...id, firstName: 'Ann', lastName: 'Listed', email, businessId: 'biz_1' }];
-			reply = { status: 201, body: { ...id, firstName: 'Ann', lastName: 'Created', email } };
+			reply = { ...id, firstName: 'Ann', lastName: 'Created', email };
 			const find = (name: string): ChainedNode => ({
 				name,
 				parameters: { resource: 'customer', operation: 'find', findBy: 'email', email },
@@ -761,7 +727,7 @@ describe('Create replies the sandbox does not give', () => {
 		});
 
 	it('a JSON list as the reply to the first row stops the second row with the same email', async () => {
-		reply = { status: 201, body: [{ id: 'cust_7f3a9c' }] };
+		reply = [{ id: 'cust_7f3a9c' }];
 		const { items } = await createRows(
 			[
 				{ firstName: 'Ann', lastName: 'First', email: 'ann@example.com' },
@@ -786,7 +752,7 @@ describe('Create replies the sandbox does not give', () => {
 	])(
 		'a created customer %s whose record has its own _skipExisting field is an error that says it was created',
 		async (_, id, who) => {
-			reply = { status: 201, body: { ...id, firstName: 'Ann', _skipExisting: 'theirs' } };
+			reply = { ...id, firstName: 'Ann', _skipExisting: 'theirs' };
 			const { error } = await createRows([
 				{ firstName: 'Ann', lastName: 'First', email: 'ann@example.com' },
 			]);
@@ -797,7 +763,7 @@ describe('Create replies the sandbox does not give', () => {
 	);
 
 	it('so is one created by Create the Customer Anyway (a row without an email)', async () => {
-		reply = { status: 201, body: { id: 'cust_1b2c3d', _skipExisting: 'theirs' } };
+		reply = { id: 'cust_1b2c3d', _skipExisting: 'theirs' };
 		const { error } = await runNode({
 			credentials: { ...credentialsFor(sandbox), baseUrl: api.url },
 			parameters: {
