@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import type { ICredentialDataDecryptedObject, IPollFunctions } from 'n8n-workflow';
-import { apiAddress, parseBaseUrl } from '../BusinessCrm/shared/baseUrl';
-import { CREDENTIAL_TYPE } from '../BusinessCrm/shared/credential';
+import { parseBaseUrl } from '../BusinessCrm/shared/baseUrl';
+import { CREDENTIAL_TYPE, crmIdentity } from '../BusinessCrm/shared/credential';
 
 /**
  * What the trigger remembers between polls, in the workflow's static data (n8n saves it with the
@@ -44,7 +44,7 @@ function sourcesOf(credentials: ICredentialDataDecryptedObject): {
 	const baseUrl = parseBaseUrl(credentials.baseUrl).url ?? '';
 	const organizationId = String(credentials.organizationId ?? '').trim();
 	return {
-		source: fingerprint(`${apiAddress(baseUrl)}\n${organizationId}`),
+		source: fingerprint(crmIdentity(baseUrl, organizationId)),
 		// What version 1 of this node stored before it left the user and password out.
 		legacy: fingerprint(`${baseUrl}\n${organizationId}`),
 	};

@@ -20,19 +20,6 @@ export function urlPassword(url: string): string | undefined {
 }
 
 /**
- * The address alone: scheme, lower-case host, port and path, without a `user:password@` part,
- * so a new password (or a host typed in capitals) on the same API is the same CRM.
- */
-export function apiAddress(baseUrl: string): string {
-	try {
-		const url = new URL(baseUrl);
-		return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
-	} catch {
-		return baseUrl;
-	}
-}
-
-/**
  * Reads what a user typed as the credential's Base URL: the address requests can use, or why
  * there is none. Repairs what people paste by mistake (spaces, trailing slashes, "https//",
  * "htps://", a missing scheme, the API's own /api/public/v1 prefix) and refuses what cannot be

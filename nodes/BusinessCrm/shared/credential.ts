@@ -113,3 +113,22 @@ export function checkCredential(
 		secrets,
 	};
 }
+
+/**
+ * Which CRM a credential points at: its address and Organization ID, so that another key, a new
+ * password or a host typed in capitals on the same CRM give the same text. `baseUrl` as
+ * parseBaseUrl gives it.
+ */
+export function crmIdentity(baseUrl: string, organizationId: string): string {
+	return `${addressOf(baseUrl)}\n${organizationId}`;
+}
+
+/** The address alone: scheme, lower-case host, port and path, without a `user:password@` part. */
+function addressOf(baseUrl: string): string {
+	try {
+		const url = new URL(baseUrl);
+		return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+	} catch {
+		return baseUrl;
+	}
+}

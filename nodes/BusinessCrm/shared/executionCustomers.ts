@@ -198,17 +198,18 @@ export async function executionCustomers(
 }
 
 /**
- * The customer list as this item's settings read it, and the mark of when the read started.
+ * The customer list as this item's settings read it, the mark of when the read started, and
+ * what the execution knows of the same CRM.
  * Items whose Request Options, Max Retries, Max Total Wait and Pages Read at Once are the same
  * (the usual case) share one read per execution (ceil(N/100) requests), across node runs and
  * nodes; the first item to ask reads, the others wait for it. A failed read is not retried by
  * later items of the run that made it (the list read already retries what can be retried, and
  * each item reports the failure), but a later node run reads again.
  */
-async function listRead(
+export async function listRead(
 	ctx: IExecuteSingleFunctions,
 	request: IHttpRequestOptions,
-): Promise<{ index: CustomerIndex; mark: number }> {
+): Promise<{ index: CustomerIndex; mark: number; customers: ExecutionCustomers }> {
 	const options = listRequest(request);
 	const policy = retryPolicy(ctx);
 	const pages = pagesInParallel(ctx);
@@ -239,15 +240,7 @@ async function listRead(
 		reads.set(settings, started);
 		read = started;
 	}
-	return { index: await read.index, mark: read.mark };
-}
-
-/** The customer list as this item's settings read it (see listRead). */
-export async function customerIndex(
-	ctx: IExecuteSingleFunctions,
-	request: IHttpRequestOptions,
-): Promise<CustomerIndex> {
-	return (await listRead(ctx, request)).index;
+	return { index: await read.index, mark: read.mark, customers };
 }
 
 function sameId(a: IDataObject, b: IDataObject): boolean {
@@ -264,9 +257,9 @@ export async function findCustomers(
 	kind: MatchKey,
 	key: string,
 ): Promise<IDataObject[]> {
-	const { index, mark } = await listRead(ctx, request);
+	const { index, mark, customers } = await listRead(ctx, request);
 	const listed = index.find(kind, key);
-	const created = (await executionCustomers(ctx))
+	const created = customers
 		.createdSince(mark, kind, key)
 		.filter((customer) => !listed.some((other) => sameId(other, customer)));
 	return [...listed, ...created];

@@ -11,8 +11,12 @@ import type {
 	ILoadOptionsFunctions,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { apiAddress } from './baseUrl';
-import { checkCredential, CREDENTIAL_TYPE, type CheckedCredential } from './credential';
+import {
+	checkCredential,
+	crmIdentity,
+	CREDENTIAL_TYPE,
+	type CheckedCredential,
+} from './credential';
 import { httpError, inputError, transportError } from './errors';
 import { describeFailure, describeRedirect, errorCode } from './failures';
 import { gateFor, type Pacer } from './pacing';
@@ -112,13 +116,10 @@ export async function credentialSecrets(ctx: Context, itemIndex?: number): Promi
 	return (await credentialFor(ctx, itemIndex)).secrets;
 }
 
-/**
- * Which CRM the item's credential points at: the address without its user and password, and the
- * Organization ID. Two credentials of one CRM (another key, a new password) give the same text.
- */
+/** Which CRM the item's credential points at (see crmIdentity). */
 export async function crmOf(ctx: Context, itemIndex?: number): Promise<string> {
 	const { baseUrl, organizationId } = await credentialFor(ctx, itemIndex);
-	return `${apiAddress(baseUrl)}\n${organizationId}`;
+	return crmIdentity(baseUrl, organizationId);
 }
 
 /**

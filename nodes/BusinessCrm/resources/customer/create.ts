@@ -7,9 +7,9 @@ import type {
 } from 'n8n-workflow';
 import { MATCH_KEY_NAMES, recordKey, type MatchKey } from '../../shared/customerIndex';
 import {
-	customerIndex,
 	executionCustomers,
 	keyTurns,
+	listRead,
 	type CreateOrigin,
 } from '../../shared/executionCustomers';
 import { businessIdLocator } from '../../shared/descriptions';
@@ -300,8 +300,7 @@ function withSkipExisting(create: OperationHandler): OperationHandler {
 		const business = String(body.businessId);
 		// One key at a time: a second row with this key waits for the first row's Create.
 		return await keyTurns(this).oneAtATime(matchOn, key, async () => {
-			const execution = await executionCustomers(this);
-			const list = await customerIndex(this, request);
+			const { index: list, customers: execution } = await listRead(this, request);
 			const candidates = [...list.find(matchOn, key), ...execution.created.find(matchOn, key)];
 			const match = candidates.find((c) => !inBusiness || execution.businessOf(c) === business);
 			if (match) return [marked(this, match, 'alreadyExists', matchOn)];
