@@ -92,8 +92,17 @@ describeOnPin('the example workflows, run as shipped in a real n8n', () => {
 		expect(nodeOutput(run, 'Added')).toHaveLength(2);
 		expect(run.data.resultData.runData['Not Added']).toBeUndefined();
 		expect(added()).toHaveLength(2);
-		const created = sandbox.customers.slice(before);
-		expect(created.map((c) => [c.firstName, c.lastName, c.email, c.businessId])).toEqual([
+		// n8n sends a declarative node's items at the same time, so the CRM may hold them in either
+		// order; the node's output keeps the rows' order.
+		expect(nodeOutput(run, 'Added').map((c) => c.email)).toEqual([
+			'ada@example.com',
+			'alan@example.com',
+		]);
+		const created = sandbox.customers
+			.slice(before)
+			.map((c) => [c.firstName, c.lastName, c.email, c.businessId])
+			.sort((a, b) => String(a[2]).localeCompare(String(b[2])));
+		expect(created).toEqual([
 			['Ada', 'Lovelace', 'ada@example.com', firstBusiness],
 			['Alan', 'Turing', 'alan@example.com', firstBusiness],
 		]);
