@@ -289,6 +289,11 @@ export interface ChainedNode {
 	credentials?: CrmCredentials;
 }
 
+/** The credential id of a chained node that has a credential of its own. */
+function ownCredentialId(node: ChainedNode): string | undefined {
+	return node.credentials ? `cred-${node.name}` : undefined;
+}
+
 export interface ChainResult {
 	/** Each node's main output in its first run, by node name (empty when it did not run). */
 	items: Record<string, INodeExecutionData[]>;
@@ -322,12 +327,7 @@ export async function runChain(options: {
 		nodes: [
 			inputNode(),
 			...options.nodes.map((node) =>
-				crmNode(
-					node.parameters,
-					node.onError,
-					node.name,
-					node.credentials ? `cred-${node.name}` : undefined,
-				),
+				crmNode(node.parameters, node.onError, node.name, ownCredentialId(node)),
 			),
 		],
 		connections,
@@ -337,7 +337,8 @@ export async function runChain(options: {
 	});
 	const own: Record<string, CrmCredentials> = {};
 	for (const node of options.nodes) {
-		if (node.credentials) own[`cred-${node.name}`] = node.credentials;
+		const id = ownCredentialId(node);
+		if (id && node.credentials) own[id] = node.credentials;
 	}
 	const execute = new WorkflowExecute(
 		additionalDataFor(options.credentials, workflow, own),
