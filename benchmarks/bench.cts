@@ -1,9 +1,15 @@
 /**
  * Benchmark of the Business CRM node against the sandbox API server.
  *
- *   node --expose-gc --import tsx benchmarks/bench.cts
- *     [--quick | --no-n8n | --real-n8n-only | --pages-only]
- *   (npx tsx benchmarks/bench.cts works too: gc is then exposed at runtime)
+ *   node --expose-gc --require tsx/cjs benchmarks/bench.cts
+ *     [--quick | --no-n8n | --real-n8n-only | --pages-only] [--no-write]
+ *   (`npm run bench`; `npm run bench:check` is the smoke test CI can run: --quick --no-n8n
+ *   --no-write, a few minutes at most, exits non-zero if the benchmark breaks)
+ *
+ * Under tsx's CommonJS hook (--require tsx/cjs), not `--import tsx`: Node 20 then loads this .cts
+ * through its ESM loader, whose require() hands the node's .ts sources to Node uncompiled
+ * ("Cannot use import statement outside a module"). The tests load them the same way, with
+ * ts-jest under Jest's CommonJS require.
  *
  * Measures, each figure the median of 5 runs (3 with --quick, which also skips 100,000):
  *  1. Customer › Get Many with Return All over N customers, run in-process by n8n-core
@@ -21,7 +27,8 @@
  *  7. Bulk imports: Customer › Find, Skip Existing on a re-run, and Create under a rate limit
  *     (bulk.cts).
  * Node runs and bare runs alternate against the same server, so a drift in the machine's speed
- * hits both sides of every ratio. The table goes to stdout and to benchmarks/results.md.
+ * hits both sides of every ratio. The table goes to stdout and to benchmarks/results.md (to stdout
+ * only with --no-write).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -30,6 +37,7 @@ import { join } from 'node:path';
 import {
 	bareCreate,
 	bareGetMany,
+	DEFAULT_PAGES_IN_PARALLEL,
 	loadHarness,
 	measure,
 	median,
@@ -45,7 +53,6 @@ import {
 	type Summary,
 } from './lib.cjs';
 import { compareInRealN8n, REAL_N8N_CUSTOMERS, type RealN8nTiming } from './real-n8n.cjs';
-import { DEFAULT_PAGES_IN_PARALLEL } from '../nodes/BusinessCrm/shared/pagination';
 import { benchTrigger } from './trigger.cjs';
 import { benchBulk } from './bulk.cjs';
 
@@ -55,6 +62,8 @@ const REAL_N8N = !QUICK && !process.argv.includes('--no-n8n');
 const REAL_N8N_ONLY = process.argv.includes('--real-n8n-only');
 /** Section 2b alone, spliced into the results file in place of the one there. */
 const PAGES_ONLY = process.argv.includes('--pages-only');
+/** Print only: benchmarks/results.md is left as it is (the smoke test, `npm run bench:check`). */
+const NO_WRITE = process.argv.includes('--no-write');
 const RUNS = QUICK ? 3 : 5;
 /** More runs in real n8n, where one execution varies more than a run in-process. */
 const REAL_N8N_RUNS = 9;
@@ -69,6 +78,16 @@ const CREATE_ITEMS = 1_000;
 const TARGET_TIME_RATIO = 1.25;
 const TARGET_MEMORY_GROWTH = 12;
 const RESULTS_FILE = join(__dirname, 'results.md');
+
+/** Writes the results file, unless --no-write. */
+function writeResults(text: string, what: string): void {
+	if (NO_WRITE) {
+		console.log(`--no-write: ${RESULTS_FILE} left as it is`);
+		return;
+	}
+	writeFileSync(RESULTS_FILE, text);
+	console.log(`${what} ${RESULTS_FILE}`);
+}
 
 /**
  * Runs each contestant RUNS times, taking turns and rotating who goes first, so that neither
@@ -448,8 +467,7 @@ async function mainRealN8nOnly(): Promise<void> {
 		targets,
 		(line) => line.startsWith('- ') && line.includes('Memory grows'),
 	);
-	writeFileSync(RESULTS_FILE, kept.join('\n'));
-	console.log(`Section 4 replaced in ${RESULTS_FILE}`);
+	writeResults(kept.join('\n'), 'Section 4 replaced in');
 }
 
 /** Replaces section 2b and its target lines in the results file with a fresh run of it. */
@@ -483,8 +501,7 @@ async function mainPagesOnly(): Promise<void> {
 			? `${line.replace(/; section 2b re-run .*$/, '')}; section 2b re-run ${new Date().toISOString()} (load average at start ${load.toFixed(2)})`
 			: line,
 	);
-	writeFileSync(RESULTS_FILE, dated.join('\n'));
-	console.log(`Section 2b replaced in ${RESULTS_FILE}`);
+	writeResults(dated.join('\n'), 'Section 2b replaced in');
 }
 
 async function main(): Promise<void> {
@@ -670,8 +687,7 @@ async function main(): Promise<void> {
 		const bulk = await benchBulk(RUNS);
 		print(...bulk.lines);
 
-		writeFileSync(RESULTS_FILE, `${lines.join('\n')}\n`);
-		console.log(`Written to ${RESULTS_FILE}`);
+		writeResults(`${lines.join('\n')}\n`, 'Written to');
 	} finally {
 		await sandbox.close();
 	}

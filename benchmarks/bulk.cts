@@ -5,8 +5,8 @@
  *  7b. Skip Existing: a re-run of a 1,000-row import into a CRM of 10,000 customers.
  *  7c. Create of M rows under the sandbox's fixed-window rate limit of R per second: the time
  *      from the first request the API sees to the last, against the bound M/R, and the 429s.
- * bench.cts appends the section to results.md; `npx tsx benchmarks/bulk.cts [--quick]` runs it
- * alone and replaces the section in results.md.
+ * bench.cts appends the section to results.md; `node --require tsx/cjs benchmarks/bulk.cts
+ * [--quick]` runs it alone and replaces the section in results.md.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

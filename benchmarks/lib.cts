@@ -18,9 +18,17 @@ import type { SandboxCommand, SandboxReply } from './sandbox-process.cjs';
 // out of ~/.n8n. This module loads first; the harness (and so n8n-core) only in loadHarness().
 process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'n8n-business-crm-bench-'));
 
+/*
+ * The node's own figures, written here rather than imported from nodes/ (whose shared modules
+ * get renamed and moved): the one place to update if the node's values change. They label the
+ * output, size the bare loops and give the expected request counts; the node runs with its own.
+ */
+/** The node's page size, its MAX_PAGE_SIZE: the most the API serves per page. */
 export const PAGE_SIZE = 100;
 /** The node's MAX_PARALLEL_REQUESTS; the concurrent bare loop uses the same parallelism. */
 export const PARALLEL = 10;
+/** The node's default Options › Pages Read at Once (DEFAULT_PAGES_IN_PARALLEL). */
+export const DEFAULT_PAGES_IN_PARALLEL = 10;
 const SAMPLE_EVERY_MS = 5;
 
 const CUSTOMERS_PATH = '/api/public/v1/customers';
@@ -74,7 +82,7 @@ export class SandboxProcess {
 
 	static async start(): Promise<SandboxProcess> {
 		const child = fork(join(__dirname, 'sandbox-process.cts'), [], {
-			execArgv: ['--import', 'tsx'],
+			execArgv: ['--require', 'tsx/cjs'],
 			stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 		});
 		const ready = await nextReply(child, 'ready');
@@ -337,14 +345,27 @@ export function bareCreate(info: SandboxInfo, count: number, parallel: number) {
 	};
 }
 
+/*
+ * The harnesses are loaded with require(), not import(): the benchmarks run under `node --require
+ * tsx/cjs`, Node's CommonJS loader with tsx compiling .cts and .ts as ts-jest does for the tests.
+ * A dynamic import() would go to Node's ESM loader, which tsx/cjs does not hook. (Under
+ * `--import tsx`, Node 20 loads a .cts entry through its ESM loader, whose require() then loads
+ * the node's .ts files uncompiled: "Cannot use import statement outside a module".)
+ */
+
+type Harness = typeof import('../test/helpers/harness.cjs');
+type PollHarness = typeof import('../test/helpers/poll-harness.cjs');
+
 /** The harness, loaded only now so that the hook above and N8N_USER_FOLDER apply to it. */
 export async function loadHarness(): Promise<RunNode> {
 	resolveNodeSourceFirst();
-	return (await import('../test/helpers/harness.cjs')).runNode;
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	return (require('../test/helpers/harness.cjs') as Harness).runNode;
 }
 
 /** The trigger's poll harness, loaded the same way. */
-export async function loadPollHarness(): Promise<typeof import('../test/helpers/poll-harness.cjs')> {
+export async function loadPollHarness(): Promise<PollHarness> {
 	resolveNodeSourceFirst();
-	return await import('../test/helpers/poll-harness.cjs');
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	return require('../test/helpers/poll-harness.cjs') as PollHarness;
 }

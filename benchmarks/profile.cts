@@ -1,7 +1,7 @@
 /**
  * CPU profile of one benchmark case, to see where the node's time goes when a target is missed.
  *
- *   npx tsx benchmarks/profile.cts [getMany|create|bare] [count]
+ *   node --require tsx/cjs benchmarks/profile.cts [getMany|create|bare] [count]
  *     getMany: Customer › Get Many, Return All over count customers (default 10,000)
  *     create:  Customer › Create for count input items (default 1,000)
  *     bare:    the bare fetch loop over count customers, for comparison

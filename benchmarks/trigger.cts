@@ -5,7 +5,7 @@
  * finds 100 appended customers, and a poll after a deletion (the fallback: a full read).
  *
  * Part of `npm run bench` (bench.cts prints it as the last section of results.md); on its own,
- * `node --expose-gc --import tsx benchmarks/trigger.cts [--quick]` prints just this section.
+ * `node --expose-gc --require tsx/cjs benchmarks/trigger.cts [--quick]` prints just this section.
  */
 import { loadavg } from 'node:os';
 import type { CrmCredentials } from '../test/helpers/harness.cjs';
