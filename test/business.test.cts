@@ -65,9 +65,11 @@ describe('Business', () => {
 		it('follows the pagination the reply shows: first request bare, then limit/offset', async () => {
 			const { items } = await run({ operation: 'getAll', returnAll: true });
 			expect(items.map((item) => item.json)).toEqual(sandbox.businesses);
+			// The bare first page holds the API's default 20; the next begins with its last one,
+			// so that the two pages can be seen to join.
 			expect(requestsTo(sandbox, LIST).map((r) => r.query)).toEqual([
 				{},
-				{ limit: '100', offset: '20' },
+				{ limit: '100', offset: '19' },
 			]);
 		});
 

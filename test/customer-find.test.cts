@@ -36,15 +36,16 @@ describe('Customer › Find', () => {
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.json)).toEqual(wanted);
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		// 250 customers: 3 pages, read once although three items asked; the last two at once.
+		// 250 customers: 3 pages overlapping by one (offsets step by 99), read once although three
+		// items asked; the last two at once.
 		expect(
 			requestsTo(sandbox, CUSTOMERS)
 				.map((request) => request.query)
 				.sort((a, b) => Number(a.offset) - Number(b.offset)),
 		).toEqual([
 			{ limit: '100', offset: '0' },
-			{ limit: '100', offset: '100' },
-			{ limit: '100', offset: '200' },
+			{ limit: '100', offset: '99' },
+			{ limit: '100', offset: '198' },
 		]);
 		expect(sandbox.requests).toHaveLength(3);
 	});

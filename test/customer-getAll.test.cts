@@ -23,8 +23,8 @@ describe('Customer › Get Many', () => {
 			items: items as never,
 		});
 
-	it.each([0, 1, 99, 100, 101, 250, 10_000])(
-		'Return All over %i customers outputs each once, in order, in ceil(N/100) requests',
+	it.each([0, 1, 99, 100, 101, 199, 200, 250, 10_000])(
+		'Return All over %i customers outputs each once, in order, in max(1, ceil((N-1)/99)) requests',
 		async (count) => {
 			sandbox.seedCustomers(count);
 			const { items, error } = await getMany({ returnAll: true });
@@ -32,11 +32,13 @@ describe('Customer › Get Many', () => {
 			expect(items.map((item) => item.json.id)).toEqual(sandbox.customers.map((c) => c.id));
 			expect(items[0]?.json).toEqual(sandbox.customers[0]);
 
+			// Pages of 100 overlap by one item, so that the reader sees whether they join up: each
+			// page begins with the last item of the page before, at offsets 0, 99, 198, ...
 			const requests = requestsTo(sandbox, CUSTOMERS);
-			const pages = Math.max(1, Math.ceil(count / 100));
+			const pages = Math.max(1, Math.ceil((count - 1) / 99));
 			expect(requests).toHaveLength(pages);
 			expect(inOffsetOrder(requests.map((request) => request.query))).toEqual(
-				Array.from({ length: pages }, (_, page) => ({ limit: '100', offset: String(page * 100) })),
+				Array.from({ length: pages }, (_, page) => ({ limit: '100', offset: String(page * 99) })),
 			);
 			expect(requests.every((request) => request.method === 'GET' && request.status === 200)).toBe(
 				true,
@@ -44,6 +46,7 @@ describe('Customer › Get Many', () => {
 		},
 	);
 
+	// After the first page, a page asks for what is still wanted plus the item it repeats.
 	it.each([
 		[1, [{ limit: '1', offset: '0' }]],
 		[20, [{ limit: '20', offset: '0' }]],
@@ -52,15 +55,15 @@ describe('Customer › Get Many', () => {
 			101,
 			[
 				{ limit: '100', offset: '0' },
-				{ limit: '1', offset: '100' },
+				{ limit: '2', offset: '99' },
 			],
 		],
 		[
 			250,
 			[
 				{ limit: '100', offset: '0' },
-				{ limit: '100', offset: '100' },
-				{ limit: '50', offset: '200' },
+				{ limit: '100', offset: '99' },
+				{ limit: '52', offset: '198' },
 			],
 		],
 	])('Limit %i returns the first customers with the fewest requests', async (limit, queries) => {
@@ -141,7 +144,7 @@ describe('Customer › Get Many', () => {
 			}
 		});
 
-		it('Return All gives every customer of the business, in list order, in ceil(N/100) requests', async () => {
+		it('Return All gives every customer of the business, in list order, in max(1, ceil((N-1)/99)) requests', async () => {
 			sandbox.seedCustomers(250);
 			const { items, error } = await filtered(1, { returnAll: true });
 			expect(error).toBeUndefined();
@@ -150,31 +153,40 @@ describe('Customer › Get Many', () => {
 			expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(3);
 		});
 
-		it('Return All over 200 customers reads the 2 pages and no empty third one', async () => {
-			sandbox.seedCustomers(200);
+		it('Return All over 199 customers reads the 2 pages and no third one that would only repeat the last', async () => {
+			// 199 fill two overlapping pages (0-99 and 99-198) exactly: a page at 198 would bring
+			// nothing new.
+			sandbox.seedCustomers(199);
 			const { items, error } = await filtered(1, { returnAll: true });
 			expect(error).toBeUndefined();
 			expect(items.map((item) => item.json)).toEqual(ofBusiness(1));
 			expect(inOffsetOrder(requestsTo(sandbox, CUSTOMERS).map((r) => r.query))).toEqual([
 				{ limit: '100', offset: '0' },
-				{ limit: '100', offset: '100' },
+				{ limit: '100', offset: '99' },
 			]);
 		});
 
 		it('Limit: customers added at the top of the list during the read do not make one appear twice', async () => {
 			sandbox.seedCustomers(300);
 			const expected = ofBusiness(0).slice(0, 40);
-			// The first page read, 2 customers of another business are added before it: the second
-			// page then starts with the last 2 customers of the first page again.
+			// The first page read, 2 customers of another business are added before it, once: the
+			// second page then starts with the last 3 customers of the first page (one more than the
+			// item it repeats anyway). The pages do not join up, so the list is read again.
+			let added = false;
 			sandbox.onRequest = (entry) => {
-				if (entry.path === CUSTOMERS && entry.query.offset === '100') {
+				if (!added && entry.path === CUSTOMERS && entry.query.offset === '99') {
+					added = true;
 					sandbox.addCustomers(2, { at: 0, businessId: sandbox.businesses[1].id });
 				}
 			};
 			try {
 				const { items, error } = await filtered(0, { returnAll: false, limit: 40 });
 				expect(error).toBeUndefined();
+				expect(added).toBe(true);
 				expect(items.map((item) => item.json.id)).toEqual(expected.map((c) => c.id));
+				// The moved read, then a read whose pages join up.
+				const firstPages = requestsTo(sandbox, CUSTOMERS).filter((r) => r.query.offset === '0');
+				expect(firstPages).toHaveLength(2);
 			} finally {
 				sandbox.onRequest = undefined;
 			}
@@ -202,12 +214,13 @@ describe('Customer › Get Many', () => {
 				{ limit: '100', offset: '0' },
 			]);
 			sandbox.clearLog();
-			// 34 of the first 100 customers belong to business 0: the 40th is on the second page.
+			// 34 of the first 100 customers belong to business 0: the 40th is on the second page,
+			// which begins with the first page's last customer.
 			const forty = await filtered(0, { returnAll: false, limit: 40 });
 			expect(forty.items.map((item) => item.json)).toEqual(ofBusiness(0).slice(0, 40));
 			expect(requestsTo(sandbox, CUSTOMERS).map((r) => r.query)).toEqual([
 				{ limit: '100', offset: '0' },
-				{ limit: '100', offset: '100' },
+				{ limit: '100', offset: '99' },
 			]);
 		});
 
@@ -215,12 +228,12 @@ describe('Customer › Get Many', () => {
 			sandbox.seedCustomers(250);
 			const { items } = await filtered(2, { returnAll: false, limit: 500 });
 			expect(items.map((item) => item.json)).toEqual(ofBusiness(2));
-			// The first page gives the total; 100 and 200 are then read at once, in any order.
+			// The first page gives the total; 99 and 198 are then read at once, in any order.
 			expect(
 				requestsTo(sandbox, CUSTOMERS)
 					.map((r) => Number(r.query.offset))
 					.sort((a, b) => a - b),
-			).toEqual([0, 100, 200]);
+			).toEqual([0, 99, 198]);
 		});
 
 		it('trims the business ID; an unknown business is an error; no filter gives all', async () => {

@@ -14,7 +14,7 @@ import { loadNodeType, NODE_TYPE, runNode } from './helpers/harness.cjs';
 import { startSandbox, type Sandbox } from './sandbox/server.cjs';
 import { credentialsFor } from './helpers/fixtures.cjs';
 import { DEFAULT_RETRY_POLICY } from '../nodes/BusinessCrm/shared/transport';
-import { DEFAULT_PAGES_IN_PARALLEL } from '../nodes/BusinessCrm/shared/pagination';
+import { DEFAULT_PAGES_IN_PARALLEL } from '../nodes/BusinessCrm/shared/listReader';
 import { businessIdLocator } from '../nodes/BusinessCrm/shared/descriptions';
 import { BusinessCrmTrigger } from '../nodes/BusinessCrmTrigger/BusinessCrmTrigger.node';
 import { TRIGGER_TYPE } from './helpers/poll-harness.cjs';

@@ -9,7 +9,7 @@ import { startSandbox, type Sandbox } from './sandbox/server.cjs';
 import { runNode } from './helpers/harness.cjs';
 import { credentialsFor, requestsTo } from './helpers/fixtures.cjs';
 import { TriggerHarness } from './helpers/poll-harness.cjs';
-import { DEFAULT_PAGES_IN_PARALLEL } from '../nodes/BusinessCrm/shared/pagination';
+import { DEFAULT_PAGES_IN_PARALLEL } from '../nodes/BusinessCrm/shared/listReader';
 
 const CUSTOMERS = '/api/public/v1/customers';
 const BUSINESS_LIST = '/api/business/list/all';
@@ -35,7 +35,8 @@ const getCustomers = (options: INodeParameters = {}, items?: IDataObject[]) =>
 const ids = (items: Array<{ json: IDataObject }>) => items.map((item) => item.json.id);
 const offsets = () => requestsTo(sandbox, CUSTOMERS).map((request) => Number(request.query.offset));
 const ascending = (values: number[]) => [...values].sort((a, b) => a - b);
-const pageOffsets = (count: number, step = 100, from = 0) =>
+/** Pages of 100 overlap by one item (each begins with the last of the page before): step 99. */
+const pageOffsets = (count: number, step = 99, from = 0) =>
 	Array.from({ length: count }, (_, page) => from + page * step);
 
 describe('pages in flight, counted at the server', () => {
@@ -50,7 +51,8 @@ describe('pages in flight, counted at the server', () => {
 			expect(error).toBeUndefined();
 			expect(ids(items)).toEqual(sandbox.customers.map((c) => c.id));
 			expect(sandbox.maxInFlight).toBe(pages);
-			expect(ascending(offsets())).toEqual(pageOffsets(21));
+			// max(1, ceil(2,099/99)) = 22 pages: 0, 99, …, 2,079.
+			expect(ascending(offsets())).toEqual(pageOffsets(22));
 		},
 	);
 
@@ -70,8 +72,8 @@ describe('pages in flight, counted at the server', () => {
 		};
 		const { items } = await getCustomers({ pagesInParallel: 1 });
 		expect(items).toHaveLength(500);
-		expect(offsets()).toEqual(pageOffsets(5));
-		expect(answeredBefore).toEqual([true, true, true, true, true]);
+		expect(offsets()).toEqual(pageOffsets(6));
+		expect(answeredBefore).toEqual([true, true, true, true, true, true]);
 	});
 
 	it('two input items share the run gate of 10 requests', async () => {
@@ -87,58 +89,61 @@ describe('pages in flight, counted at the server', () => {
 describe('items in list order, each once', () => {
 	it('when later pages answer before earlier ones', async () => {
 		sandbox.seedCustomers(1_000);
-		// Page 100 answers last, page 200 second to last, …: the replies come in reverse order.
+		// Page 99 answers last, page 198 second to last, …: the replies come in reverse order.
 		const delayMsByOffset = Object.fromEntries(
-			pageOffsets(9, 100, 100).map((offset, index) => [String(offset), 450 - index * 50]),
+			pageOffsets(10, 99, 99).map((offset, index) => [String(offset), 500 - index * 50]),
 		);
 		sandbox.setFaults({ slow: { path: CUSTOMERS, delayMs: 0, delayMsByOffset } });
 		const { items, error } = await getCustomers({ pagesInParallel: 10 });
 		expect(error).toBeUndefined();
 		expect(ids(items)).toEqual(sandbox.customers.map((c) => c.id));
-		expect(ascending(offsets())).toEqual(pageOffsets(10));
-		expect(sandbox.maxInFlight).toBe(9);
+		expect(ascending(offsets())).toEqual(pageOffsets(11));
+		// The 10 pages after the first are all asked for at once.
+		expect(sandbox.maxInFlight).toBe(10);
 	});
 
 	it('when a middle page gets a 429: only that page is sent again', async () => {
 		sandbox.seedCustomers(1_000);
 		sandbox.setFaults({
-			rateLimitBurst: { path: CUSTOMERS, query: { offset: '500' }, count: 1, retryAfter: 0.2 },
+			rateLimitBurst: { path: CUSTOMERS, query: { offset: '495' }, count: 1, retryAfter: 0.2 },
 		});
 		const { items, error } = await getCustomers({ pagesInParallel: 10 });
 		expect(error).toBeUndefined();
 		expect(ids(items)).toEqual(sandbox.customers.map((c) => c.id));
 		const log = requestsTo(sandbox, CUSTOMERS).map((r) => [Number(r.query.offset), r.status]);
-		expect(log.filter(([offset]) => offset === 500)).toEqual([
-			[500, 429],
-			[500, 200],
+		expect(log.filter(([offset]) => offset === 495)).toEqual([
+			[495, 429],
+			[495, 200],
 		]);
-		expect(ascending(offsets())).toEqual(ascending([...pageOffsets(10), 500]));
+		expect(ascending(offsets())).toEqual(ascending([...pageOffsets(11), 495]));
 	});
 
 	it('when customers are appended during the read: the rest is read page after page', async () => {
 		sandbox.seedCustomers(1_000);
+		// Added at the end when the last page of the first total is asked for: no page moves.
 		sandbox.onRequest = (entry) => {
-			if (entry.path === CUSTOMERS && entry.query.offset === '900') sandbox.addCustomers(150);
+			if (entry.path === CUSTOMERS && entry.query.offset === '990') sandbox.addCustomers(250);
 		};
 		const { items, error } = await getCustomers({ pagesInParallel: 10 });
 		expect(error).toBeUndefined();
 		expect(ids(items)).toEqual(sandbox.customers.map((c) => c.id));
-		expect(items).toHaveLength(1_150);
-		// ceil(1,150/100) requests; the two past the first total only after page 900 said hasMore.
+		expect(items).toHaveLength(1_250);
+		// ceil(1,249/99) requests; the two past the first total only after page 990 said hasMore.
 		const log = offsets();
-		expect(ascending(log)).toEqual(pageOffsets(12));
-		expect(log.slice(-2)).toEqual([1_000, 1_100]);
+		expect(ascending(log)).toEqual(pageOffsets(13));
+		expect(log.slice(-2)).toEqual([1_089, 1_188]);
 	});
 
 	it('when customers are deleted during the read: the read ends where the list ends', async () => {
 		sandbox.seedCustomers(1_000);
-		// Pages 200 to 900 are answered after page 100 arrived and cut the list to 750.
+		// Pages 198 to 990 are answered after page 99 arrived and cut the list to 750. Customers
+		// deleted at the end move no page: the pages still join up, and the read is not repeated.
 		const delayMsByOffset = Object.fromEntries(
-			pageOffsets(8, 100, 200).map((offset) => [String(offset), 200]),
+			pageOffsets(9, 99, 198).map((offset) => [String(offset), 200]),
 		);
 		sandbox.setFaults({ slow: { path: CUSTOMERS, delayMs: 0, delayMsByOffset } });
 		sandbox.onRequest = (entry) => {
-			if (entry.path === CUSTOMERS && entry.query.offset === '100') sandbox.customers.length = 750;
+			if (entry.path === CUSTOMERS && entry.query.offset === '99') sandbox.customers.length = 750;
 		};
 		const { items, error } = await getCustomers({ pagesInParallel: 10 });
 		expect(error).toBeUndefined();
@@ -146,11 +151,11 @@ describe('items in list order, each once', () => {
 		expect(ids(items)).toEqual(sandbox.customers.map((c) => c.id));
 		expect(items).toHaveLength(750);
 		// Pages already asked for are awaited, never repeated.
-		expect(ascending(offsets())).toEqual(pageOffsets(10));
+		expect(ascending(offsets())).toEqual(pageOffsets(11));
 	});
 
 	it('when a page comes back short with hasMore: no more pages are read ahead', async () => {
-		// 450 customers while total says 1,000: page 400 is short, pages past it are empty.
+		// 450 customers while total says 1,000: page 396 is short, pages past it are empty.
 		sandbox.seedCustomers(450);
 		sandbox.setFaults({
 			totalOverride: 1_000,
@@ -167,18 +172,17 @@ describe('items in list order, each once', () => {
 		};
 		const { error } = await getCustomers({ pagesInParallel: 3 });
 		expect(error?.message).toBe(
-			'Get many customers failed: the API kept answering hasMore: true past its own total of 1000 items',
+			'Get many customers failed: the API kept answering hasMore: true past its own total of 1000 customers',
 		);
-		expect(ascending(offsets())).toEqual(pageOffsets(11));
-		// Pages 500 and 600 were already asked for when page 400's reply came; the rest is
-		// asked for one at a time.
-		expect(pageOffsets(4, 100, 700).map((offset) => alone.get(offset))).toEqual([
-			true,
-			true,
-			true,
-			true,
-		]);
-		expect(alone.get(300)).toBe(false);
+		// Pages 495 and 594 were already asked for when page 396's reply came (54 customers, so
+		// the next page begins with its last at 449); their replies are dropped. The rest is asked
+		// for one at a time: 449 brings only that customer again, a page of one that cannot
+		// overlap, so 450 follows it; past the list the empty pages step by their limit of 100,
+		// until 1,050 is past the total.
+		const oneAtATime = [449, 450, ...pageOffsets(6, 100, 550)];
+		expect(ascending(offsets())).toEqual(ascending([...pageOffsets(7), ...oneAtATime]));
+		expect(oneAtATime.map((offset) => alone.get(offset))).toEqual(oneAtATime.map(() => true));
+		expect(alone.get(297)).toBe(false);
 	});
 });
 
@@ -189,7 +193,7 @@ describe('page after page when the replies do not allow more', () => {
 		const { items, error } = await getCustomers({ pagesInParallel: 10 });
 		expect(error).toBeUndefined();
 		expect(ids(items)).toEqual(sandbox.customers.map((c) => c.id));
-		expect(offsets()).toEqual(pageOffsets(10));
+		expect(offsets()).toEqual(pageOffsets(11));
 		expect(sandbox.maxInFlight).toBe(1);
 	});
 
@@ -204,9 +208,11 @@ describe('page after page when the replies do not allow more', () => {
 			expect(error).toBeUndefined();
 			expect(items.map((item) => item.json.id)).toEqual(local.businesses.map((b) => b.id));
 			const queries = requestsTo(local, BUSINESS_LIST).map((r) => r.query);
-			expect(queries.slice(0, 2)).toEqual([{}, { limit: '100', offset: '20' }]);
+			// The bare first page holds the API's default 20; each page begins with the last item
+			// of the page before.
+			expect(queries.slice(0, 2)).toEqual([{}, { limit: '100', offset: '19' }]);
 			expect(ascending(queries.slice(2).map((q) => Number(q.offset)))).toEqual([
-				120, 220, 320, 420,
+				118, 217, 316, 415,
 			]);
 			expect(local.maxInFlight).toBe(4);
 		} finally {
@@ -225,12 +231,12 @@ describe('offsets only grow (a reply for another offset is an error)', () => {
 		sandbox.setFaults({ offsetOverride: reported });
 		const { items, error } = await getCustomers({ pagesInParallel: 1 });
 		expect(items).toEqual([]);
-		const first = reported === 0 ? 100 : 0;
+		const first = reported === 0 ? 99 : 0;
 		expect(error?.message).toBe(
 			`Get many customers failed: the API answered for offset ${reported} when offset ${first} was asked for`,
 		);
-		expect((error as Error & { description?: string }).description).toMatch(
-			/^The read stopped rather than skip or repeat items, after \d+ requests/,
+		expect((error as Error & { description?: string }).description).toBe(
+			'The read stopped rather than skip or repeat customers. This is an inconsistency in the API.',
 		);
 		const sent = offsets();
 		expect(sent.every((offset) => offset >= 0)).toBe(true);
@@ -246,25 +252,29 @@ describe('the runaway bound for any page size', () => {
 		[25, 120, 10],
 		[100, 120, 10],
 	])(
-		'pages of %i, a total of %i that hasMore contradicts, %i pages at once: ceil(total/page)+1 requests',
+		'pages of %i, a total of %i that hasMore contradicts, %i pages at once: ceil(total/(page-1))+1 requests',
 		async (pageSize, total, pages) => {
 			sandbox.seedCustomers(300);
 			sandbox.setFaults({ pageSizeCap: pageSize, totalOverride: total, hasMoreForever: true });
 			const { error } = await getCustomers({ pagesInParallel: pages });
 			expect(error?.message).toBe(
-				`Get many customers failed: the API kept answering hasMore: true past its own total of ${total} items`,
+				`Get many customers failed: the API kept answering hasMore: true past its own total of ${total} customers`,
 			);
-			expect(ascending(offsets())).toEqual(pageOffsets(Math.ceil(total / pageSize) + 1, pageSize));
+			// Pages overlap by one: the offset steps by page - 1 until it reaches the total.
+			expect(ascending(offsets())).toEqual(
+				pageOffsets(Math.ceil(total / (pageSize - 1)) + 1, pageSize - 1),
+			);
 		},
 	);
 
-	it('a server paging by 10 is read whole, in order, in ceil(N/10) requests', async () => {
+	it('a server paging by 10 is read whole, in order, in ceil((N-1)/9) requests', async () => {
 		sandbox.seedCustomers(250);
 		sandbox.setFaults({ pageSizeCap: 10 });
 		const { items, error } = await getCustomers({ pagesInParallel: 10 });
 		expect(error).toBeUndefined();
 		expect(ids(items)).toEqual(sandbox.customers.map((c) => c.id));
-		expect(ascending(offsets())).toEqual(pageOffsets(25, 10));
+		// Pages of 10 overlapping by one: 0, 9, …, 243.
+		expect(ascending(offsets())).toEqual(pageOffsets(Math.ceil(249 / 9), 9));
 	});
 });
 

@@ -375,9 +375,9 @@ describe('Resilience', () => {
 			expect(items.map((item) => item.json.id)).toEqual(sandbox.customers.map((c) => c.id));
 			expect(pages()).toEqual([
 				[0, 200],
-				[100, 429],
-				[100, 200],
-				[200, 200],
+				[99, 429],
+				[99, 200],
+				[198, 200],
 			]);
 			expect(requestsTo(sandbox, CUSTOMERS).map((request) => request.query.limit)).toEqual([
 				'100',
@@ -401,9 +401,10 @@ describe('Resilience', () => {
 			expect(
 				requestsTo(sandbox, BUSINESS_LIST).map((request) => [request.query, request.status]),
 			).toEqual([
+				// The first page holds 20 businesses; the next begins with its last one, at offset 19.
 				[{}, 200],
-				[{ limit: '100', offset: '20' }, 429],
-				[{ limit: '100', offset: '20' }, 200],
+				[{ limit: '100', offset: '19' }, 429],
+				[{ limit: '100', offset: '19' }, 200],
 			]);
 		});
 
@@ -566,9 +567,9 @@ describe('Resilience', () => {
 			expect(items.map((item) => item.json.id)).toEqual(sandbox.customers.map((c) => c.id));
 			expect(pages()).toEqual([
 				[0, 200],
-				[100, 502],
-				[100, 200],
-				[200, 200],
+				[99, 502],
+				[99, 200],
+				[198, 200],
 			]);
 		});
 
@@ -580,9 +581,9 @@ describe('Resilience', () => {
 			expect(items.map((item) => item.json.id)).toEqual(sandbox.customers.map((c) => c.id));
 			expect(pages()).toEqual([
 				[0, 200],
-				[100, 200],
-				[200, 0],
-				[200, 200],
+				[99, 200],
+				[198, 0],
+				[198, 200],
 			]);
 		});
 
@@ -591,11 +592,11 @@ describe('Resilience', () => {
 			sandbox.setFaults({ serverError: { path: CUSTOMERS, after: 1 } });
 			const { items, error } = await getCustomers();
 			expect(items).toEqual([]);
-			// Page 200 was asked for at the same time as page 100; the read waits for it, then fails.
+			// Page 198 was asked for at the same time as page 99; the read waits for it, then fails.
 			expect(pages()).toEqual([
 				[0, 200],
-				[100, 500],
-				[200, 500],
+				[99, 500],
+				[198, 500],
 			]);
 			expectNodeApiError(error, {
 				message:
@@ -934,7 +935,7 @@ describe('Resilience', () => {
 			expect(tls.requests).toBe(before + 1);
 		});
 
-		it("the credential's Allowed Domains: n8n's refusal and the fix; nothing reached the API", async () => {
+		it("the credential's Allowed Domains: the node's own refusal and the fix; nothing reached the API", async () => {
 			const { items, error } = await getBusiness();
 			expect(error).toBeUndefined();
 			expect(items).toHaveLength(1);
@@ -947,10 +948,13 @@ describe('Resilience', () => {
 				},
 				parameters: { resource: 'business', operation: 'get', businessId: byId('biz_1') },
 			});
+			// Checked by the node itself before anything is sent, on every road, as a problem with the
+			// credential (a NodeOperationError); n8n's routing reports it as a NodeApiError with its words.
 			expectNodeApiError(refused.error, {
 				message:
-					"Get business failed: the Base URL's host is not among the credential's allowed domains",
-				description: `n8n says: Domain not allowed: This credential is restricted from accessing 127.0.0.1:${sandbox.port}. Only the following domains are allowed: api.example.com. Add the host to Allowed Domains in the Business CRM credential, or set its Allowed HTTP Request Domains to All.`,
+					"The Base URL's host 127.0.0.1 is not among the Allowed Domains of the Business CRM credential (api.example.com), so the node sends nothing",
+				description:
+					'Open the credential and add 127.0.0.1 to Allowed Domains, or set Allowed HTTP Request Domains to All.',
 			});
 			expect(sandbox.requests).toEqual([]);
 		});
@@ -1111,38 +1115,48 @@ describe('Resilience', () => {
 
 	describe('Return All cannot run away', () => {
 		const PAST_TOTAL = (total: number) =>
-			`Get many customers failed: the API kept answering hasMore: true past its own total of ${total} items`;
+			`Get many customers failed: the API kept answering hasMore: true past its own total of ${total} customers`;
 
-		it.each<[string, number, Faults, number]>([
-			['hasMore forever, 150 customers', 150, { hasMoreForever: true }, 150],
-			['hasMore forever, 100 customers', 100, { hasMoreForever: true }, 100],
-			['hasMore forever, no customers', 0, { hasMoreForever: true }, 0],
-			['empty pages with hasMore, 150 customers', 150, { emptyPagesWithHasMore: true }, 150],
-			['empty pages with hasMore, no customers', 0, { emptyPagesWithHasMore: true }, 0],
-			['a total of 50 over 250 customers', 250, { totalOverride: 50 }, 50],
-			['a total of 0 over 150 customers', 150, { totalOverride: 0 }, 0],
+		// The read goes on while the next offset is below the total, and stops at the first page whose
+		// offset reaches it. Pages overlap by one customer (offsets 0, 99, 198, ...); a page after a
+		// short one begins with its last customer, and a page of one customer cannot overlap the next,
+		// which then follows it directly (…, 149, 150). An empty page moves on by the limit applied.
+		it.each<[string, number, Faults, number, number[]]>([
+			['hasMore forever, 150 customers', 150, { hasMoreForever: true }, 150, [0, 99, 149, 150]],
+			['hasMore forever, 100 customers', 100, { hasMoreForever: true }, 100, [0, 99, 100]],
+			['hasMore forever, no customers', 0, { hasMoreForever: true }, 0, [0]],
+			[
+				'empty pages with hasMore, 150 customers',
+				150,
+				{ emptyPagesWithHasMore: true },
+				150,
+				[0, 100, 200],
+			],
+			['empty pages with hasMore, no customers', 0, { emptyPagesWithHasMore: true }, 0, [0]],
+			['a total of 50 over 250 customers', 250, { totalOverride: 50 }, 50, [0, 99]],
+			['a total of 0 over 150 customers', 150, { totalOverride: 0 }, 0, [0]],
 			[
 				'a total of 120 with hasMore forever',
 				150,
 				{ totalOverride: 120, hasMoreForever: true },
 				120,
+				[0, 99, 149],
 			],
 		])(
-			'%s: stops with an error after ceil(total/100)+1 requests',
-			async (_title, count, faults, total) => {
+			'%s: stops with an error at the first page whose offset reaches the total',
+			async (_title, count, faults, total, offsets) => {
 				sandbox.seedCustomers(count);
 				sandbox.setFaults(faults);
 				const { items, error } = await getCustomers();
 				expect(items).toEqual([]);
 				const requests = requestsTo(sandbox, CUSTOMERS);
-				expect(requests).toHaveLength(Math.ceil(total / 100) + 1);
 				expect(
 					requests.map((request) => Number(request.query.offset)).sort((a, b) => a - b),
-				).toEqual(requests.map((_request, index) => index * 100));
+				).toEqual(offsets);
 				expect(error?.message).toBe(PAST_TOTAL(total));
 				expect(error?.description).toMatch(
 					new RegExp(
-						`^The reply for offset ${(requests.length - 1) * 100} says more items follow, but total \\(${total}\\) says the list ended\\. The read stopped after ${requests.length} requests instead of looping;`,
+						`^The reply for offset ${offsets[offsets.length - 1]} says more customers follow, but total \\(${total}\\) says the list ended\\. The read stopped after ${offsets.length} requests instead of looping;`,
 					),
 				);
 			},
@@ -1153,13 +1167,27 @@ describe('Resilience', () => {
 			sandbox.setFaults({ totalOverride: 100_000, hasMoreForever: true });
 			const { items, error } = await getCustomers();
 			expect(items).toEqual([]);
-			// 2 pages with the 150 customers, then 10 empty pages in a row (not 1,001 requests).
-			expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(12);
+			// 2 pages with the 150 customers (0 and 99), and the 9 pages read ahead in steps of 99 from
+			// 198, dropped once page 99 came short; then 10 pages in a row that bring nothing new: 149
+			// (only the customer it repeats), 150 and 8 more empty ones (not 1,001 requests).
+			expect(
+				requestsTo(sandbox, CUSTOMERS)
+					.map((request) => Number(request.query.offset))
+					.sort((a, b) => a - b),
+			).toEqual(
+				[
+					0,
+					99,
+					149,
+					...Array.from({ length: 9 }, (_, index) => 198 + index * 99),
+					...Array.from({ length: 9 }, (_, index) => 150 + index * 100),
+				].sort((a, b) => a - b),
+			);
 			expect(error?.message).toBe(
-				'Get many customers failed: the API kept answering hasMore: true without new items',
+				'Get many customers failed: the API kept answering hasMore: true without new customers',
 			);
 			expect(error?.description).toMatch(
-				/^12 pages were read \(150 items\); the last 10 brought nothing new, although total says 100000\./,
+				/^21 pages were read \(150 customers\); the last 10 brought nothing new, although total says 100000\./,
 			);
 		});
 
@@ -1168,23 +1196,24 @@ describe('Resilience', () => {
 			sandbox.setFaults({ omitTotal: true, hasMoreForever: true });
 			const { items, error } = await getCustomers();
 			expect(items).toEqual([]);
+			// 0 and 99 bring the 150 customers; 149 only the one it repeats, then 150, 250, ... 950 empty.
 			expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(12);
 			expect(error?.message).toBe(
-				'Get many customers failed: the API kept answering hasMore: true without new items',
+				'Get many customers failed: the API kept answering hasMore: true without new customers',
 			);
 			expect(error?.description).toBe(
-				'12 pages were read (150 items); the last 10 brought nothing new and no total was given. The read stopped instead of looping.',
+				'12 pages were read (150 customers); the last 10 brought nothing new and no total was given. The read stopped instead of looping.',
 			);
 		});
 
-		it('customers added at the start between pages: each customer is output once', async () => {
+		it('customers added at the start between pages: the list is read again, each customer output once', async () => {
 			sandbox.seedCustomers(250);
-			const original = sandbox.customers.map((c) => c.id);
 			const businessId = sandbox.businesses[0].id;
 			let added = 0;
 			sandbox.onRequest = (entry) => {
-				if (entry.path !== CUSTOMERS || entry.query.offset === '0') return;
-				// 7 new customers at the head of the list before pages 2 and 3: the offsets shift.
+				if (entry.path !== CUSTOMERS || entry.query.offset === '0' || added >= 14) return;
+				// 7 new customers at the head of the list before pages 2 and 3 of the first read: the
+				// offsets shift, so those pages do not begin with the customer the page before ended with.
 				const fresh = Array.from({ length: 7 }, () =>
 					customer(`cust_added_${String(added++).padStart(4, '0')}`, businessId),
 				);
@@ -1194,13 +1223,17 @@ describe('Resilience', () => {
 			expect(error).toBeUndefined();
 			const ids = items.map((item) => item.json.id as string);
 			expect(new Set(ids).size).toBe(ids.length);
-			expect(ids).toEqual(original);
+			// The second read, whose pages join up: the list as it is after the change.
+			expect(sandbox.customers).toHaveLength(264);
+			expect(ids).toEqual(sandbox.customers.map((c) => c.id));
 			expect(pages()).toEqual([
 				[0, 200],
-				[100, 200],
-				[200, 200],
+				[0, 200],
+				[99, 200],
+				[99, 200],
+				[198, 200],
+				[198, 200],
 			]);
-			expect(sandbox.customers).toHaveLength(264);
 		});
 
 		it('customers added at the end between pages are read too, each once', async () => {
@@ -1208,7 +1241,7 @@ describe('Resilience', () => {
 			const businessId = sandbox.businesses[0].id;
 			let added = 0;
 			sandbox.onRequest = (entry) => {
-				if (entry.path !== CUSTOMERS || entry.query.offset !== '100') return;
+				if (entry.path !== CUSTOMERS || entry.query.offset !== '99') return;
 				for (let i = 0; i < 60; i++) {
 					sandbox.customers.push(
 						customer(`cust_late_${String(added++).padStart(4, '0')}`, businessId),
@@ -1220,10 +1253,11 @@ describe('Resilience', () => {
 			const ids = items.map((item) => item.json.id as string);
 			expect(ids).toEqual(sandbox.customers.map((c) => c.id));
 			expect(ids).toHaveLength(210);
+			// Added after the end, they do not move the pages: one read, whose pages join up.
 			expect(pages()).toEqual([
 				[0, 200],
-				[100, 200],
-				[200, 200],
+				[99, 200],
+				[198, 200],
 			]);
 		});
 	});

@@ -10,7 +10,7 @@ import { checkCredential } from '../nodes/BusinessCrm/shared/credential';
 import { describeFailure } from '../nodes/BusinessCrm/shared/failures';
 import { Pacer } from '../nodes/BusinessCrm/shared/pacing';
 import { redact } from '../nodes/BusinessCrm/shared/redaction';
-import { LIST_SEARCH_TIMEOUT_MS } from '../nodes/BusinessCrm/listSearch/searchBusinesses';
+import { LIST_SEARCH_TIMEOUT_MS } from '../nodes/BusinessCrm/shared/requestSettings';
 import { runNode, testCredential, type CrmCredentials } from './helpers/harness.cjs';
 import { byId } from './helpers/fixtures.cjs';
 

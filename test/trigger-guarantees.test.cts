@@ -145,7 +145,7 @@ describe('the list moving while a poll reads it', () => {
 		);
 		// The advice says why and that nothing is lost: the next poll tries again.
 		expect((outcome.error as { description?: string }).description).toBe(
-			'Customers were deleted or inserted between the pages of every read, so the trigger cannot tell which customers were there before it started. Nothing was remembered; the next poll tries again.',
+			'Customers were deleted or inserted between the pages of every read, so no read could be trusted to hold every one that was there. Nothing was emitted or remembered; the next poll tries again.',
 		);
 		expect(trigger.nodeStaticData()).toEqual({});
 

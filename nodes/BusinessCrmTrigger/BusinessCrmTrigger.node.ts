@@ -7,6 +7,9 @@ import {
 } from 'n8n-workflow';
 import { searchBusinesses } from '../BusinessCrm/listSearch/searchBusinesses';
 import { businessIdLocator } from '../BusinessCrm/shared/descriptions';
+import { deadline } from '../BusinessCrm/shared/clock';
+import { transportError } from '../BusinessCrm/shared/errors';
+import { endPollWith } from '../BusinessCrm/shared/requestSettings';
 import { forgetCredentialSecrets } from '../BusinessCrm/shared/transport';
 import { businessOption } from './businessFilter';
 import { newCustomers } from './newCustomers';
@@ -19,6 +22,13 @@ import { newestCustomer } from './newestCustomer';
  * by ids, not by the static data object: n8n-core 2.41 gives each poll its own staged copy.
  */
 const pollsInProgress = new Set<string>();
+
+/**
+ * How long a poll (or Fetch Test Event) may take in all. Each request ends within 60 s and the
+ * retries are bounded, but a slow API over many pages could still keep a poll past the next
+ * ones, which would then be skipped: this makes it end, with an error, so the next one runs.
+ */
+export const POLL_DEADLINE_MS = 10 * 60_000;
 
 export class BusinessCrmTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -94,22 +104,42 @@ export class BusinessCrmTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		forgetCredentialSecrets(this);
-		const businessId = await businessOption(this);
-		let customers;
-		if (this.getMode() === 'manual') {
-			customers = await newestCustomer(this, businessId);
-		} else {
-			const trigger = `${this.getWorkflow().id ?? ''}\n${this.getNode().id}`;
-			// The poll still reading will emit whatever this one would have found.
-			if (pollsInProgress.has(trigger)) return null;
-			pollsInProgress.add(trigger);
-			try {
-				customers = await newCustomers(this, businessId);
-			} finally {
-				pollsInProgress.delete(trigger);
-			}
+		const ends = deadline(POLL_DEADLINE_MS);
+		const poll = endPollWith(this, ends.signal);
+		try {
+			return await pollOnce(this).catch((error: unknown) => {
+				if (!ends.passed()) throw error;
+				throw transportError(
+					this,
+					`Read customers failed: the poll did not finish within ${POLL_DEADLINE_MS / 60_000} minutes`,
+					'The Business CRM API answered too slowly to read the list in that time. Nothing was emitted or remembered; the next poll tries again.',
+					[],
+				);
+			});
+		} finally {
+			poll.forget();
+			ends.clear();
 		}
-		return customers.length > 0 ? [this.helpers.returnJsonArray(customers)] : null;
 	}
+}
+
+/** One poll, or Fetch Test Event in the editor (manual mode). */
+async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	forgetCredentialSecrets(ctx);
+	const businessId = await businessOption(ctx);
+	let customers;
+	if (ctx.getMode() === 'manual') {
+		customers = await newestCustomer(ctx, businessId);
+	} else {
+		const trigger = `${ctx.getWorkflow().id ?? ''}\n${ctx.getNode().id}`;
+		// The poll still reading will emit whatever this one would have found.
+		if (pollsInProgress.has(trigger)) return null;
+		pollsInProgress.add(trigger);
+		try {
+			customers = await newCustomers(ctx, businessId);
+		} finally {
+			pollsInProgress.delete(trigger);
+		}
+	}
+	return customers.length > 0 ? [ctx.helpers.returnJsonArray(customers)] : null;
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { MAX_PAGE_SIZE } from '../BusinessCrm/shared/pagination';
+import { MAX_PAGE_SIZE } from '../BusinessCrm/shared/listReader';
 import { onlyOfBusiness } from './businessFilter';
-import { readCustomers, readPage } from './customerList';
+import { readCustomerPage, readCustomers } from './customerList';
 
 /**
  * For the editor's Fetch Test Event: the newest customer (of the chosen business), taken as the
@@ -21,20 +21,20 @@ export async function newestCustomer(
 	const ofBusiness = (customers: IDataObject[]) =>
 		businessId === undefined ? customers : onlyOfBusiness(ctx, customers, businessId);
 	const pageSize = businessId === undefined ? 1 : MAX_PAGE_SIZE;
-	const readAll = async () => ofBusiness((await readCustomers(ctx, 0)).customers).slice(-1);
+	const readAll = async () => ofBusiness((await readCustomers(ctx, 0)).items).slice(-1);
 
-	const head = await readPage(ctx, 0, pageSize);
-	if (!head.hasMore) return ofBusiness(head.customers).slice(-1);
+	const head = await readCustomerPage(ctx, 0, pageSize);
+	if (!head.hasMore) return ofBusiness(head.items).slice(-1);
 	if (head.total === undefined) return await readAll();
 	const seen = new Set(head.ids);
-	for (let end = head.total; end > head.customers.length; ) {
-		const start = Math.max(head.customers.length, end - pageSize);
-		const page = await readPage(ctx, start, end - start);
+	for (let end = head.total; end > head.items.length; ) {
+		const start = Math.max(head.items.length, end - pageSize);
+		const page = await readCustomerPage(ctx, start, end - start);
 		if (!page.ids.some((id) => !seen.has(id))) return await readAll();
 		page.ids.forEach((id) => seen.add(id));
-		const newest = ofBusiness(page.customers).slice(-1);
+		const newest = ofBusiness(page.items).slice(-1);
 		if (newest.length > 0) return newest;
 		end = start;
 	}
-	return ofBusiness(head.customers).slice(-1);
+	return ofBusiness(head.items).slice(-1);
 }

@@ -59,6 +59,8 @@ export interface RunOptions {
 	items?: IDataObject[];
 	/** n8n's node setting "On Error": continueRegularOutput is "Continue On Fail". */
 	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
+	/** n8n's node settings Retry On Fail, Max Tries and Wait Between Tries (ms). */
+	retryOnFail?: { maxTries: number; waitBetweenTries: number };
 }
 
 export interface RunResult {
@@ -225,6 +227,7 @@ function crmNode(
 	onError?: RunOptions['onError'],
 	name = NODE_NAME,
 	credentialId = 'cred-1',
+	retryOnFail?: RunOptions['retryOnFail'],
 ): INode {
 	return {
 		id: name === NODE_NAME ? 'crm-node' : `node-${name}`,
@@ -235,6 +238,7 @@ function crmNode(
 		parameters,
 		credentials: { businessCrmApi: { id: credentialId, name: 'Business CRM account' } },
 		...(onError ? { onError } : {}),
+		...(retryOnFail ? { retryOnFail: true, ...retryOnFail } : {}),
 	};
 }
 
@@ -251,7 +255,10 @@ function inputNode(): INode {
 }
 
 function workflowFor(options: RunOptions, nodeType = loadNodeType()): Workflow {
-	const nodes: INode[] = [inputNode(), crmNode(options.parameters, options.onError)];
+	const nodes: INode[] = [
+		inputNode(),
+		crmNode(options.parameters, options.onError, NODE_NAME, 'cred-1', options.retryOnFail),
+	];
 	return new Workflow({
 		id: 'test-workflow',
 		name: 'Business CRM test',

@@ -4,9 +4,9 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 import { recordId } from '../shared/output';
-import { readList } from '../shared/pagination';
-import { DEFAULT_RETRY_POLICY } from '../shared/transport';
-import { BUSINESS_ID_KEYS, BUSINESS_LIST_KEYS } from '../resources/business/getAll';
+import { readWhole } from '../shared/listReader';
+import { DEFAULT_RETRY_POLICY } from '../shared/retries';
+import { BUSINESS_ID_KEYS, BUSINESS_LIST } from '../resources/business/getAll';
 
 /** The readable name of a business; the spec does not show its fields, so the likely ones. */
 export function businessName(business: Record<string, unknown>): string | undefined {
@@ -18,12 +18,6 @@ export function businessName(business: Record<string, unknown>): string | undefi
 }
 
 /**
- * How long one request of the list may take. n8n applies no timeout to list searches, so an API
- * that accepts the connection and never answers would keep the list loading forever.
- */
-export const LIST_SEARCH_TIMEOUT_MS = 30_000;
-
-/**
  * Fills the Business list, searchable by name and by ID. The API has no search parameter, so
  * the whole list is read (following its pages if it paginates) and filtered here.
  */
@@ -31,13 +25,11 @@ export async function searchBusinesses(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const items = await readList(this, {
+	// Each request ends within LIST_SEARCH_TIMEOUT_MS (requestSettings): n8n gives list searches
+	// no timeout, and the list must not load forever.
+	const { items } = await readWhole(this, {
+		...BUSINESS_LIST,
 		what: 'List businesses',
-		options: { method: 'GET', url: '/api/business/list/all', timeout: LIST_SEARCH_TIMEOUT_MS },
-		listKeys: BUSINESS_LIST_KEYS,
-		idKeys: BUSINESS_ID_KEYS,
-		wanted: Infinity,
-		pagedFromStart: false,
 		policy: DEFAULT_RETRY_POLICY,
 	});
 

@@ -26,7 +26,8 @@ async function ask(
 	const unknown = await apiRequest(ctx, {
 		what: 'Check the business',
 		// Encoded, so no ID can point the request at another path.
-		options: { method: 'GET', url: `/api/business/${encodeURIComponent(id)}` },
+		method: 'GET',
+		url: `/api/business/${encodeURIComponent(id)}`,
 		policy,
 		itemIndex,
 	}).then(
@@ -49,9 +50,8 @@ async function ask(
 
 /**
  * Fails with an error naming the ID when the organization has no such business; at most one
- * request per business per run or activation. In a run the answer is kept whatever it was (every
- * item then reports the same error, as the customer index does). An activation keeps a 404 too,
- * but forgets any other failure (a timeout, a 5xx past the retries), so the next poll asks again.
+ * answer per business per run or activation. The items waiting for a check that fails (a
+ * timeout, a 5xx past the retries) each report the failure; it is then forgotten.
  */
 export async function checkBusiness(
 	ctx: Context,
@@ -70,12 +70,12 @@ export async function checkBusiness(
 	if (!check) {
 		check = ask(ctx, id, where, policy, itemIndex);
 		businesses.set(id, check);
-		if (run === ctx) {
-			const known = businesses;
-			check.catch((error: unknown) => {
-				if (error instanceof NodeApiError) known.delete(id);
-			});
-		}
+		const known = businesses;
+		// A check that failed is asked again by whoever comes next (a later item, the next try of
+		// Retry On Fail, the next poll); only its answer, the business or its absence, is kept.
+		check.catch((error: unknown) => {
+			if (error instanceof NodeApiError) known.delete(id);
+		});
 	}
 	await check;
 }

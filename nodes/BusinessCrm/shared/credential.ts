@@ -103,6 +103,8 @@ export function checkCredential(
 	}
 	const organizationId = headerValue('Organization ID', data.organizationId);
 	if (typeof organizationId !== 'string') return organizationId;
+	const refused = domainProblem(data, url);
+	if (refused) return refused;
 	// Only the key is secret; the organization ID stays readable, since a 403 asks to check it.
 	const secrets = [apiKey, ...passwordForms(url)];
 	return {
@@ -131,4 +133,49 @@ function addressOf(baseUrl: string): string {
 	} catch {
 		return baseUrl;
 	}
+}
+
+/** The host a URL names, in lower case and without a trailing dot, as n8n compares hosts. */
+function hostOf(url: string): string {
+	try {
+		return new URL(url).hostname.toLowerCase().replace(/\.$/, '');
+	} catch {
+		return '';
+	}
+}
+
+/**
+ * Whether the credential's Allowed HTTP Request Domains let the node send to the Base URL.
+ * Checked here, on every road a request takes, because only n8n 2.4x's RoutingNode checks the
+ * list, and only for the requests it builds itself; n8n-workflow's isDomainAllowed is not in the
+ * n8n-workflow of older n8n versions, so the match is n8n's rule written again: an entry is a
+ * host, or `*.example.com` for the hosts under example.com (not example.com itself). "None"
+ * keeps the credential out of the HTTP Request node; for the credential's own node n8n applies
+ * no list then, and neither does this.
+ */
+function domainProblem(
+	data: ICredentialDataDecryptedObject,
+	baseUrl: string,
+): CredentialProblem | undefined {
+	if (data.allowedHttpRequestDomains !== 'domains') return undefined;
+	const host = hostOf(baseUrl);
+	const listed = String(data.allowedDomains ?? '')
+		.split(',')
+		.map((entry) => entry.trim().toLowerCase().replace(/\.$/, ''))
+		.filter((entry) => entry !== '');
+	if (listed.length === 0) {
+		return {
+			problem:
+				'The Business CRM credential allows Specific Domains but lists none, so the node sends nothing',
+			fix: `Open the credential and add ${host} to Allowed Domains, or set Allowed HTTP Request Domains to All.`,
+		};
+	}
+	const allowed = listed.some((entry) =>
+		entry.startsWith('*.') ? entry.length > 2 && host.endsWith(entry.slice(1)) : host === entry,
+	);
+	if (allowed) return undefined;
+	return {
+		problem: `The Base URL's host ${host} is not among the Allowed Domains of the Business CRM credential (${listed.join(', ')}), so the node sends nothing`,
+		fix: `Open the credential and add ${host} to Allowed Domains, or set Allowed HTTP Request Domains to All.`,
+	};
 }

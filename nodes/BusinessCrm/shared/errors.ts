@@ -72,6 +72,20 @@ export function httpError(
 	);
 }
 
+/**
+ * Whether a failed request reached the API: 'no' when nothing was sent or nothing can have
+ * arrived (refused, unresolvable), 'maybe' after a timeout, a dropped connection or an unusable
+ * reply, 'yes' when the API took it (a 2xx that cannot be read). Kept in the error's context, so
+ * that a decision on a failed change (was the customer created?) reads data, not wording.
+ */
+export type Reached = 'no' | 'maybe' | 'yes';
+
+/** What a failed request's error says of whether it reached the API; undefined when it does not. */
+export function reachedOf(error: NodeApiError): Reached | undefined {
+	const reached = error.context.reached;
+	return reached === 'no' || reached === 'maybe' || reached === 'yes' ? reached : undefined;
+}
+
 /** An error without an HTTP status: the connection failed, timed out or the reply was unusable. */
 export function transportError(
 	ctx: Context,
@@ -79,12 +93,19 @@ export function transportError(
 	description: string,
 	secrets: string[],
 	itemIndex?: number,
+	reached: Reached = 'maybe',
 ): NodeApiError {
-	return new NodeApiError(ctx.getNode(), { message: redact(message, secrets) } as JsonObject, {
-		message: redact(message, secrets),
-		description: redact(description, secrets),
-		itemIndex,
-	});
+	const error = new NodeApiError(
+		ctx.getNode(),
+		{ message: redact(message, secrets) } as JsonObject,
+		{
+			message: redact(message, secrets),
+			description: redact(description, secrets),
+			itemIndex,
+		},
+	);
+	error.context.reached = reached;
+	return error;
 }
 
 /** A problem with what the user entered, found before anything is sent. */

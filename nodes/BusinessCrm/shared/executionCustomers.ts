@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import {
 	CustomerIndex,
 	keysMatch,
@@ -7,7 +7,8 @@ import {
 	recordKey,
 	type MatchKey,
 } from './customerIndex';
-import { readList } from './pagination';
+import { CUSTOMER_LIST, readWhole } from './listReader';
+import { requestSettings } from './requestSettings';
 import { crmOf } from './transport';
 import { pagesInParallel, retryPolicy } from './validation';
 
@@ -30,8 +31,10 @@ interface ListRead {
 	mark: number;
 	/** The node run that started the read. */
 	run: object;
-	/** Whether later node runs may use it: not once it failed, or a Create may have gone astray. */
+	/** Whether later node runs may use it: not once a Create may have gone astray. */
 	shared: boolean;
+	/** Set once it failed: nobody asks it again, neither a later item nor a retry of the node. */
+	failed: boolean;
 }
 
 /**
@@ -135,20 +138,6 @@ export class ExecutionCustomers {
 	}
 }
 
-const CUSTOMERS_URL = '/api/public/v1/customers';
-
-/**
- * The list read for an item: the request n8n built for it keeps what the item's Request Options
- * set (Timeout, Proxy, Ignore SSL Issues, the credential's allowed domains) and the node's
- * headers; the method, path, query and body are the list's, not the operation's.
- */
-function listRequest(request: IHttpRequestOptions): IHttpRequestOptions {
-	const options: IHttpRequestOptions = { ...request, method: 'GET', url: CUSTOMERS_URL };
-	delete options.body;
-	delete options.qs;
-	return options;
-}
-
 interface ExecutionState {
 	/** By CRM (crmOf): nodes whose credentials point at other CRMs or organizations share nothing. */
 	crms: Map<string, ExecutionCustomers>;
@@ -201,42 +190,36 @@ export async function executionCustomers(
  * The customer list as this item's settings read it, the mark of when the read started, and
  * what the execution knows of the same CRM.
  * Items whose Request Options, Max Retries, Max Total Wait and Pages Read at Once are the same
- * (the usual case) share one read per execution (ceil(N/100) requests), across node runs and
- * nodes; the first item to ask reads, the others wait for it. A failed read is not retried by
- * later items of the run that made it (the list read already retries what can be retried, and
- * each item reports the failure), but a later node run reads again.
+ * (the usual case) share one read per execution (ceil((N-1)/99) requests), across node runs and
+ * nodes; the first item to ask reads, the others wait for it. A read that failed is never asked
+ * again: the items that waited for it report its failure, and whoever asks later (a later item,
+ * the next try of Settings › Retry On Fail, a later node run) reads again.
  */
 export async function listRead(
 	ctx: IExecuteSingleFunctions,
-	request: IHttpRequestOptions,
 ): Promise<{ index: CustomerIndex; mark: number; customers: ExecutionCustomers }> {
-	const options = listRequest(request);
+	const itemIndex = ctx.getItemIndex();
+	const request = requestSettings(ctx, itemIndex);
 	const policy = retryPolicy(ctx);
 	const pages = pagesInParallel(ctx);
 	const customers = await executionCustomers(ctx);
 	const { reads } = customers;
-	const settings = JSON.stringify({ options, policy, pages });
+	const settings = JSON.stringify({ request, policy, pages });
 	const run = ctx.getExecuteData();
 	let read = reads.get(settings);
-	if (!read || (!read.shared && read.run !== run)) {
+	if (!read || read.failed || (!read.shared && read.run !== run)) {
+		const source = { ...CUSTOMER_LIST, what: 'Read the customer list', policy, itemIndex };
 		const started: ListRead = {
-			index: readList(ctx, {
-				what: 'Read the customer list',
-				options,
-				listKeys: ['customers'],
-				idKeys: ['id'],
-				wanted: Infinity,
-				pagedFromStart: true,
-				policy,
-				pagesInParallel: pages,
-				itemIndex: ctx.getItemIndex(),
-			}).then((list) => new CustomerIndex(list)),
+			index: readWhole(ctx, { ...source, pagesInParallel: pages }).then(
+				({ items }) => new CustomerIndex(items),
+			),
 			mark: customers.mark,
 			run,
 			shared: true,
+			failed: false,
 		};
-		// Each item that awaits the read reports its failure; this only stops later runs using it.
-		started.index.catch(() => (started.shared = false));
+		// Each item that awaits the read reports its failure; this only stops others using it.
+		started.index.catch(() => (started.failed = true));
 		reads.set(settings, started);
 		read = started;
 	}
@@ -253,11 +236,10 @@ function sameId(a: IDataObject, b: IDataObject): boolean {
  */
 export async function findCustomers(
 	ctx: IExecuteSingleFunctions,
-	request: IHttpRequestOptions,
 	kind: MatchKey,
 	key: string,
 ): Promise<IDataObject[]> {
-	const { index, mark, customers } = await listRead(ctx, request);
+	const { index, mark, customers } = await listRead(ctx);
 	const listed = index.find(kind, key);
 	const created = customers
 		.createdSince(mark, kind, key)

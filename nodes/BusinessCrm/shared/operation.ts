@@ -1,9 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type {
-	DeclarativeRestApiSettings,
 	IDataObject,
 	IExecutePaginationFunctions,
-	IHttpRequestOptions,
 	INodeExecutionData,
 	JsonObject,
 } from 'n8n-workflow';
@@ -23,11 +21,11 @@ function asNodeError(
 	return new NodeOperationError(ctx.getNode(), caught as Error);
 }
 
-/** What an operation does with the request n8n's routing built for one input item. */
-export type OperationHandler = (
-	this: IExecutePaginationFunctions,
-	request: IHttpRequestOptions,
-) => Promise<IDataObject[]>;
+/**
+ * What an operation does for one input item. It is not given the request n8n's routing built:
+ * every request goes through the transport, which takes the item's settings itself.
+ */
+export type OperationHandler = (this: IExecutePaginationFunctions) => Promise<IDataObject[]>;
 
 /**
  * Wraps an operation as the `routing.operations.pagination` function of a declarative
@@ -37,14 +35,10 @@ export type OperationHandler = (
  * routing would emit it unpaired, and with an empty json).
  */
 export function runOperation(handler: OperationHandler) {
-	return async function (
-		this: IExecutePaginationFunctions,
-		requestData: DeclarativeRestApiSettings.ResultOptions,
-	): Promise<INodeExecutionData[]> {
+	return async function (this: IExecutePaginationFunctions): Promise<INodeExecutionData[]> {
 		const itemIndex = this.getItemIndex();
 		try {
-			// The url is set by the operation's routing, or by the handler (Business Get).
-			const records = await handler.call(this, requestData.options as IHttpRequestOptions);
+			const records = await handler.call(this);
 			return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 		} catch (caught) {
 			const error = asNodeError(this, caught);

@@ -3,24 +3,26 @@
  * cleaned of secrets and checked before anything reads it. Pacing is in pacing.ts, waits and
  * retry rules in retries.ts, redaction in redaction.ts.
  */
-import { sleep } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteSingleFunctions,
+	IHttpRequestMethods,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IPollFunctions,
 } from 'n8n-workflow';
+import { clock, deadline } from './clock';
 import {
 	checkCredential,
 	crmIdentity,
 	CREDENTIAL_TYPE,
 	type CheckedCredential,
 } from './credential';
-import { httpError, inputError, transportError } from './errors';
+import { httpError, inputError, transportError, type Reached } from './errors';
 import { describeFailure, describeRedirect, errorCode } from './failures';
 import { gateFor, type Pacer } from './pacing';
 import { excerpt, withoutSecrets, type ApiReply } from './redaction';
+import { requestSettings, runSignal, type RequestSettings } from './requestSettings';
 import {
 	backoffMs,
 	requestedWait,
@@ -44,7 +46,11 @@ type Context = IExecuteSingleFunctions | ILoadOptionsFunctions | IPollFunctions;
 export interface ApiRequest {
 	/** Says what the request was for, in errors ("Get business", "Create customer"). */
 	what: string;
-	options: IHttpRequestOptions;
+	method: IHttpRequestMethods;
+	/** The path under the Base URL. */
+	url: string;
+	qs?: IDataObject;
+	body?: IDataObject;
 	/**
 	 * Set for requests that change data, saying what may have happened. Such a request is sent
 	 * again only after a 429, where the API surely did nothing; after a timeout, a dropped
@@ -155,18 +161,42 @@ function jsonKind(value: unknown): string {
 	return `a ${typeof value}`;
 }
 
-/** One attempt: the reply with every secret cut out, and its body as read. */
+/** One attempt: the reply with every secret cut out and its body as read, or why it failed. */
+type Attempt = { reply: ApiReply; body: Body } | { failed: unknown };
+
+/**
+ * One attempt, with the item's Request Options (or what the context allows) and a deadline for
+ * the whole request.
+ */
 async function send(
 	ctx: Context,
-	options: IHttpRequestOptions,
-	baseUrl: string,
-	secrets: string[],
-): Promise<{ reply: ApiReply; body: Body }> {
-	const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
-		...options,
-		// Set here, not in requestDefaults: n8n takes the host of a requestDefaults baseURL
-		// into the credential's Allowed Domains, and the user's list should decide.
+	request: ApiRequest,
+	settings: RequestSettings,
+	{ baseUrl, apiKey, organizationId, secrets }: CheckedCredential,
+): Promise<Attempt> {
+	// n8n's Timeout counts idle time only: a reply that trickles in would never end without this.
+	const ends = deadline(settings.timeoutMs, runSignal(ctx));
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: request.url,
+		qs: request.qs,
+		body: request.body,
+		// The credential's headers (its `authenticate`), as checked: sent through httpRequest, not
+		// httpRequestWithAuthentication, because n8n-core 2.4x replaces the latter's abortSignal
+		// with the execution's, which would drop the deadline.
+		headers: {
+			Accept: 'application/json',
+			'Content-Type': 'application/json',
+			'X-API-Key': apiKey,
+			'X-Organization-ID': organizationId,
+		},
+		// Set here, not in requestDefaults: n8n takes the host of a requestDefaults baseURL into
+		// the credential's Allowed Domains, and the user's list should decide.
 		baseURL: baseUrl,
+		timeout: settings.timeoutMs,
+		proxy: settings.proxy,
+		skipSslCertificateValidation: settings.skipSslCertificateValidation,
+		abortSignal: ends.signal,
 		// A redirect would carry the key's headers to whatever host it names.
 		disableFollowRedirect: true,
 		json: true,
@@ -174,7 +204,21 @@ async function send(
 		encoding: 'text',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
-	})) as { statusCode: number; body: unknown; headers?: IDataObject };
+	};
+	const outcome = await Promise.race([
+		ctx.helpers.httpRequest(options),
+		// Where an n8n version does not pass abortSignal on, the node still moves on.
+		ends.reached,
+	]).then(
+		(response: { statusCode: number; body: unknown; headers?: IDataObject }) => ({ response }),
+		(error: unknown) => ({ error }),
+	);
+	ends.clear();
+	if ('error' in outcome) {
+		// What describeFailure reads of a timeout, whatever the client made of the abort.
+		return { failed: ends.passed() ? { code: 'ETIMEDOUT', cause: outcome.error } : outcome.error };
+	}
+	const { response } = outcome;
 	const body = readBody(response.body);
 	const reply = withoutSecrets(
 		{
@@ -213,10 +257,11 @@ async function sendWithRetries(
 	pacer?: Pacer,
 ): Promise<ApiReply> {
 	const credential = await credentialFor(ctx, request.itemIndex);
-	const { baseUrl, secrets, schemeAssumed } = credential;
+	const { secrets, schemeAssumed } = credential;
+	const settings = requestSettings(ctx, request.itemIndex);
 	const idempotent = request.uncertainOutcome === undefined;
 	const { policy, itemIndex, what } = request;
-	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+	const signal = runSignal(ctx);
 	let waitedMs = 0;
 	let attempt = 0;
 	/** Waits before the next attempt if the policy still allows one; false when it does not. */
@@ -226,7 +271,7 @@ async function sendWithRetries(
 		if (!retryAllowed(waitMs)) return false;
 		waitedMs += waitMs;
 		attempt++;
-		await sleep(waitMs, signal);
+		await clock.sleep(waitMs, signal);
 		return true;
 	};
 	/** The "may or may not have happened" warning, for a change that may have reached the API. */
@@ -248,18 +293,16 @@ async function sendWithRetries(
 		if (status < 500 || !uncertain) return hint;
 		return `${hint ?? 'The API had a server error.'}${uncertain}`;
 	};
-	const fail = (message: string, description: string) =>
-		transportError(ctx, `${what} failed: ${message}`, description, secrets, itemIndex);
+	const fail = (message: string, description: string, reached: Reached = 'maybe') =>
+		transportError(ctx, `${what} failed: ${message}`, description, secrets, itemIndex, reached);
 
 	for (;;) {
-		let reply: ApiReply;
-		let body: Body;
 		const sentAt = (await pacer?.turn(signal)) ?? 0;
-		try {
-			({ reply, body } = await send(ctx, request.options, baseUrl, secrets));
-		} catch (error) {
+		const sent = await send(ctx, request, settings, credential);
+		if ('failed' in sent) {
+			const error = sent.failed;
 			const failure = describeFailure(error, {
-				timeoutMs: request.options.timeout,
+				timeoutMs: settings.timeoutMs,
 				hasRequestOptions: 'getExecuteData' in ctx,
 				schemeAssumed,
 			});
@@ -269,8 +312,10 @@ async function sendWithRetries(
 			throw fail(
 				failure.message,
 				failure.description + (failure.mayHaveReachedApi ? uncertain : ''),
+				failure.mayHaveReachedApi ? 'maybe' : 'no',
 			);
 		}
+		const { reply, body } = sent;
 
 		const status = reply.statusCode;
 		const wait = status === 429 ? requestedWait(reply) : undefined;
@@ -293,12 +338,12 @@ function usableReply(
 	body: Body,
 	request: ApiRequest,
 	{ baseUrl, secrets }: CheckedCredential,
-	fail: (message: string, description: string) => Error,
+	fail: (message: string, description: string, reached?: Reached) => Error,
 	uncertain: string,
 ): ApiReply {
 	const status = reply.statusCode;
 	if (status < 200 || status >= 300) {
-		const path = String(request.options.url ?? '');
+		const path = request.url;
 		const redirect = describeRedirect(status, reply.headers.location, baseUrl + path, path);
 		if (redirect) throw fail(redirect.message, redirect.description + uncertain);
 		throw fail(
@@ -323,6 +368,7 @@ function usableReply(
 		throw fail(
 			`the Business CRM API answered ${status} with JSON that is ${jsonKind(reply.body)}, not an object or a list`,
 			`Expected a JSON object or list, but the reply was ${excerpt(JSON.stringify(reply.body), secrets)}. ${request.acceptedOutcome ?? `Check that the Base URL points at the API.${uncertain}`}`,
+			request.acceptedOutcome ? 'yes' : 'maybe',
 		);
 	}
 	return reply;

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { inputError } from './errors';
-import { DEFAULT_PAGES_IN_PARALLEL, MAX_PAGES_IN_PARALLEL } from './pagination';
+import { DEFAULT_PAGES_IN_PARALLEL, MAX_PAGES_IN_PARALLEL } from './listReader';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './transport';
 
 /** Get Many's Limit stops here; more than a million items is what Return All is for. */

@@ -14,15 +14,13 @@ export const businessGetOperation: INodePropertyOptions = {
 		request: { method: 'GET' },
 		send: { paginate: true },
 		operations: {
-			pagination: runOperation(async function (request) {
+			pagination: runOperation(async function () {
 				const id = businessId(this);
 				const body = await apiRequest(this, {
 					what: 'Get business',
 					// Encoded, so no ID can point the request at another path.
-					options: {
-						...request,
-						url: `/api/business/${encodeURIComponent(id)}`,
-					},
+					method: 'GET',
+					url: `/api/business/${encodeURIComponent(id)}`,
 					policy: retryPolicy(this),
 					itemIndex: this.getItemIndex(),
 					hints: {

@@ -1,11 +1,21 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { returnAllAndLimit } from '../../shared/descriptions';
 import { runOperation } from '../../shared/operation';
-import { readList } from '../../shared/pagination';
+import { readWhole, type ListSource } from '../../shared/listReader';
 import { pagesInParallel, retryPolicy, wantedItems } from '../../shared/validation';
 
 export const BUSINESS_LIST_KEYS = ['businesses', 'items', 'data'];
 export const BUSINESS_ID_KEYS = ['id', '_id', 'businessId', 'uuid'];
+
+/** The business list: its first request goes without limit and offset (the spec shows none). */
+export const BUSINESS_LIST: Omit<ListSource, 'what' | 'policy'> = {
+	url: '/api/business/list/all',
+	noun: 'businesses',
+	one: 'business',
+	listKeys: BUSINESS_LIST_KEYS,
+	idKeys: BUSINESS_ID_KEYS,
+	pagedFromStart: false,
+};
 
 export const businessGetManyOperation: INodePropertyOptions = {
 	name: 'Get Many',
@@ -16,18 +26,15 @@ export const businessGetManyOperation: INodePropertyOptions = {
 		request: { method: 'GET', url: '/api/business/list/all' },
 		send: { paginate: true },
 		operations: {
-			pagination: runOperation(async function (request) {
-				return await readList(this, {
+			pagination: runOperation(async function () {
+				const source: ListSource = {
+					...BUSINESS_LIST,
 					what: 'Get many businesses',
-					options: request,
-					listKeys: BUSINESS_LIST_KEYS,
-					idKeys: BUSINESS_ID_KEYS,
-					wanted: wantedItems(this),
-					pagedFromStart: false,
 					policy: retryPolicy(this),
 					pagesInParallel: pagesInParallel(this),
 					itemIndex: this.getItemIndex(),
-				});
+				};
+				return (await readWhole(this, source, { wanted: wantedItems(this) })).items;
 			}),
 		},
 	},

@@ -13,13 +13,15 @@ import {
 	type CreateOrigin,
 } from '../../shared/executionCustomers';
 import { businessIdLocator } from '../../shared/descriptions';
-import { inputError, transportError } from '../../shared/errors';
+import { inputError, reachedOf, transportError } from '../../shared/errors';
 import { runOperation, type OperationHandler } from '../../shared/operation';
 import { extractRecord } from '../../shared/output';
 import { apiReply } from '../../shared/transport';
 import { businessId, requiredText, retryPolicy } from '../../shared/validation';
 
 const showOnlyForCreate = { resource: ['customer'], operation: ['create'] };
+
+const CREATE_URL = '/api/business/crm/customer/add';
 
 /** Fields the node sets itself, with where the user sets them; a custom field may not overwrite them. */
 const NODE_FIELDS: Record<string, { label: string; where: string }> = {
@@ -266,8 +268,7 @@ function provesNothingCreated(error: unknown): boolean {
 	if (!(error instanceof NodeApiError)) return false;
 	const status = Number(error.httpCode);
 	if (error.httpCode) return status >= 400 && status < 500;
-	const description = error.description ?? '';
-	return !description.includes(MAYBE_CREATED) && !description.includes(PROBABLY_CREATED);
+	return reachedOf(error) === 'no';
 }
 
 /**
@@ -276,9 +277,9 @@ function provesNothingCreated(error: unknown): boolean {
  * (the API may still be adding it), and sending could add it twice.
  */
 function withSkipExisting(create: OperationHandler): OperationHandler {
-	return async function (request) {
+	return async function () {
 		const settings = skipExistingSettings(this);
-		if (settings === undefined) return await create.call(this, request);
+		if (settings === undefined) return await create.call(this);
 		const { matchOn, inBusiness, noMatchValue } = settings;
 		const body = customerBody(this);
 		const key = recordKey(body, matchOn);
@@ -295,12 +296,12 @@ function withSkipExisting(create: OperationHandler): OperationHandler {
 					this.getItemIndex(),
 				);
 			}
-			return [marked(this, (await create.call(this, request))[0], 'createdNoMatchValue', matchOn)];
+			return [marked(this, (await create.call(this))[0], 'createdNoMatchValue', matchOn)];
 		}
 		const business = String(body.businessId);
 		// One key at a time: a second row with this key waits for the first row's Create.
 		return await keyTurns(this).oneAtATime(matchOn, key, async () => {
-			const { index: list, customers: execution } = await listRead(this, request);
+			const { index: list, customers: execution } = await listRead(this);
 			const candidates = [...list.find(matchOn, key), ...execution.created.find(matchOn, key)];
 			const match = candidates.find((c) => !inBusiness || execution.businessOf(c) === business);
 			if (match) return [marked(this, match, 'alreadyExists', matchOn)];
@@ -322,7 +323,7 @@ function withSkipExisting(create: OperationHandler): OperationHandler {
 					this.getItemIndex(),
 				);
 			}
-			const customer = (await create.call(this, request))[0];
+			const customer = (await create.call(this))[0];
 			return [marked(this, customer, 'created', matchOn)];
 		});
 	};
@@ -342,7 +343,7 @@ function whereFrom(ctx: IExecuteSingleFunctions, earlier: CreateOrigin): string 
  * have happened stops a later Skip Existing Create of its keys.
  */
 function remembered(create: OperationHandler): OperationHandler {
-	return async function (request) {
+	return async function () {
 		const body = customerBody(this);
 		const execution = await executionCustomers(this);
 		const business = String(body.businessId);
@@ -351,7 +352,7 @@ function remembered(create: OperationHandler): OperationHandler {
 			run: this.getExecuteData(),
 			itemIndex: this.getItemIndex(),
 		};
-		const attempt = create.call(this, request);
+		const attempt = create.call(this);
 		// Noted before the failure reaches this item's error, so the next row with the key sees it.
 		attempt.catch((error: unknown) => {
 			if (provesNothingCreated(error)) return;
@@ -381,14 +382,16 @@ export const customerCreateOperation: INodePropertyOptions = {
 	description:
 		"Add a customer to a business's CRM, given the business ID and the customer's first and last name; outputs the new customer with its ID (cust_…)",
 	routing: {
-		request: { method: 'POST', url: '/api/business/crm/customer/add' },
+		request: { method: 'POST', url: CREATE_URL },
 		send: { paginate: true },
 		operations: {
-			pagination: runCreate(async function (request) {
+			pagination: runCreate(async function () {
 				const body = customerBody(this);
 				const reply = await apiReply(this, {
 					what: 'Create customer',
-					options: { ...request, body },
+					method: 'POST',
+					url: CREATE_URL,
+					body,
 					policy: retryPolicy(this),
 					itemIndex: this.getItemIndex(),
 					uncertainOutcome: MAYBE_CREATED,
@@ -407,6 +410,7 @@ export const customerCreateOperation: INodePropertyOptions = {
 						`Expected the new customer as a JSON object. ${PROBABLY_CREATED}`,
 						[],
 						this.getItemIndex(),
+						'yes',
 					);
 				}
 				return [extractRecord(reply.body, 'customer')];

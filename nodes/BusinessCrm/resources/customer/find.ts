@@ -72,11 +72,11 @@ export const customerFindOperation: INodePropertyOptions = {
 		request: { method: 'GET', url: '/api/public/v1/customers' },
 		send: { paginate: true },
 		operations: {
-			pagination: runOperation(async function (request) {
+			pagination: runOperation(async function () {
 				const kind = matchKind(this);
 				const key = searchKey(this, kind);
 				const otherwise = whenNothingMatches(this);
-				const found = await findCustomers(this, request, kind, key);
+				const found = await findCustomers(this, kind, key);
 				return found.length === 0 && otherwise === 'notFoundItem' ? [{ ...NOT_FOUND_ITEM }] : found;
 			}),
 		},

@@ -1,14 +1,13 @@
 import type {
 	IDataObject,
 	IExecuteSingleFunctions,
-	IHttpRequestOptions,
 	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
 import { checkBusiness } from '../../shared/businessCheck';
 import { businessIdLocator, returnAllAndLimit } from '../../shared/descriptions';
+import { CUSTOMER_LIST, readWhole } from '../../shared/listReader';
 import { runOperation } from '../../shared/operation';
-import { MAX_PAGE_SIZE, readList, type ListRead } from '../../shared/pagination';
 import { pagesInParallel, retryPolicy, trimmedText, wantedItems } from '../../shared/validation';
 
 /** Filters › Business, trimmed; undefined when not set. */
@@ -21,32 +20,6 @@ function ofBusiness(customer: IDataObject, id: string): boolean {
 	return trimmedText(customer.businessId) === id;
 }
 
-/**
- * The customers of one business. The API cannot filter, so pages are read and filtered here: all
- * of them for Return All; for a Limit, a page at a time until enough customers match.
- */
-async function readFiltered(read: ListRead, ctx: IExecuteSingleFunctions, id: string) {
-	if (read.wanted === Infinity) {
-		return (await readList(ctx, read)).filter((customer) => ofBusiness(customer, id));
-	}
-	const found: IDataObject[] = [];
-	const seen = new Set<unknown>();
-	let offset = 0;
-	for (;;) {
-		const page = await readList(ctx, { ...read, wanted: MAX_PAGE_SIZE, startOffset: offset });
-		for (const customer of page) {
-			// Offsets shift when customers are added during the read: a customer seen is not repeated.
-			if (customer.id !== undefined && seen.has(customer.id)) continue;
-			seen.add(customer.id);
-			if (ofBusiness(customer, id)) found.push(customer);
-			if (found.length >= read.wanted) return found;
-		}
-		// Fewer than asked means the list ended (readList reads on while the API says hasMore).
-		if (page.length < MAX_PAGE_SIZE) return found;
-		offset += page.length;
-	}
-}
-
 export const customerGetManyOperation: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getAll',
@@ -56,24 +29,21 @@ export const customerGetManyOperation: INodePropertyOptions = {
 		request: { method: 'GET', url: '/api/public/v1/customers' },
 		send: { paginate: true },
 		operations: {
-			pagination: runOperation(async function (request: IHttpRequestOptions) {
-				const read: ListRead = {
+			pagination: runOperation(async function () {
+				const source = {
+					...CUSTOMER_LIST,
 					what: 'Get many customers',
-					options: request,
-					listKeys: ['customers'],
-					idKeys: ['id'],
-					wanted: wantedItems(this),
-					pagedFromStart: true,
 					policy: retryPolicy(this),
 					pagesInParallel: pagesInParallel(this),
 					itemIndex: this.getItemIndex(),
 				};
+				const wanted = wantedItems(this);
 				const business = businessFilter(this);
-				if (business !== undefined) {
-					await checkBusiness(this, business, 'Filters › Business', read.policy, read.itemIndex);
-					return await readFiltered(read, this, business);
-				}
-				return await readList(this, read);
+				if (business === undefined) return (await readWhole(this, source, { wanted })).items;
+				await checkBusiness(this, business, 'Filters › Business', source.policy, source.itemIndex);
+				// The API cannot filter: pages are read and filtered here, until enough match.
+				const keep = (customer: IDataObject) => ofBusiness(customer, business);
+				return (await readWhole(this, source, { wanted, keep })).items;
 			}),
 		},
 	},

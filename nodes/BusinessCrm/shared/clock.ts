@@ -1,0 +1,59 @@
+import { sleep } from 'n8n-workflow';
+
+/**
+ * The one source of time for the waits of retries and pacing and for the deadlines of requests
+ * and polls. Tests replace its two functions to run those waits on a fake clock.
+ */
+export const clock = {
+	now: (): number => Date.now(),
+	/** Resolves after `ms`; rejects when `signal` aborts first (n8n-workflow's sleep). */
+	sleep: async (ms: number, signal?: AbortSignal): Promise<void> => await sleep(ms, signal),
+};
+
+/** A deadline: `signal` aborts `ms` after it was set, unless `clear` was called before. */
+export interface Deadline {
+	signal: AbortSignal;
+	/** Rejects when the signal aborts; never settles otherwise. */
+	reached: Promise<never>;
+	/** Whether it was the deadline, not `outer`, that ended the wait. */
+	passed(): boolean;
+	clear(): void;
+}
+
+/**
+ * An abort signal that fires after `ms`, or when `outer` (an execution's cancel signal) does.
+ * Built on the clock's sleep, not on a timer of its own, so that a fake clock moves it too.
+ */
+export function deadline(ms: number, outer?: AbortSignal): Deadline {
+	const controller = new AbortController();
+	const stop = new AbortController();
+	let passed = false;
+	const onOuter = () => controller.abort(outer?.reason);
+	if (outer?.aborted) onOuter();
+	else outer?.addEventListener('abort', onOuter, { once: true });
+	clock.sleep(ms, stop.signal).then(
+		() => {
+			if (stop.signal.aborted) return;
+			passed = true;
+			controller.abort(new Error(`deadline of ${ms} ms passed`));
+		},
+		// The sleep was cut short by clear(): nothing to do.
+		() => undefined,
+	);
+	const reached = new Promise<never>((_resolve, reject) => {
+		controller.signal.addEventListener('abort', () => reject(controller.signal.reason), {
+			once: true,
+		});
+	});
+	// Nobody may be racing it when it fires.
+	reached.catch(() => undefined);
+	return {
+		signal: controller.signal,
+		reached,
+		passed: () => passed,
+		clear: () => {
+			stop.abort();
+			outer?.removeEventListener('abort', onOuter);
+		},
+	};
+}
