@@ -8,12 +8,12 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
-import { clock } from '../nodes/BusinessCrm/shared/clock';
 import { POLL_DEADLINE_MS } from '../nodes/BusinessCrmTrigger/BusinessCrmTrigger.node';
 import { startSandbox, type Sandbox } from './sandbox/server.cjs';
 import { listBusinesses, runNode, type CrmCredentials } from './helpers/harness.cjs';
 import { byId, credentialsFor, requestsTo } from './helpers/fixtures.cjs';
 import { TriggerHarness } from './helpers/poll-harness.cjs';
+import { clock, fastClock } from './helpers/clock.cjs';
 
 const CUSTOMERS = '/api/public/v1/customers';
 const CREATE = '/api/business/crm/customer/add';
@@ -214,13 +214,6 @@ function trickle(response: ServerResponse): void {
 	response.on('close', () => clearInterval(drip));
 }
 
-/** Time, on a clock that runs `factor` times faster than the wall: the package's waits and deadlines shrink. */
-function fastClock(factor: number) {
-	const real = clock.sleep;
-	clock.sleep = async (ms, signal) => await real(ms / factor, signal);
-	return () => (clock.sleep = real);
-}
-
 describe('a request that never answers, or trickles its reply, ends at its deadline on every road', () => {
 	it.each([
 		['never answers', () => undefined],
@@ -266,7 +259,7 @@ describe('a request that never answers, or trickles its reply, ends at its deadl
 
 	it('the business list search, whose API never answers, ends at its 30 s deadline (on a clock 100 times faster)', async () => {
 		const api = await startStubbornApi(() => undefined);
-		const restore = fastClock(100);
+		const { restore } = fastClock(100);
 		try {
 			await expect(listBusinesses(api.credentials)).rejects.toThrow(
 				'List businesses failed: no answer within 30 s',
@@ -290,7 +283,7 @@ describe('a request that never answers, or trickles its reply, ends at its deadl
 			response.writeHead(200, { 'content-type': 'application/json' });
 			response.end(JSON.stringify({ content: { customers, pagination } }));
 		});
-		const restore = fastClock(100);
+		const { restore } = fastClock(100);
 		try {
 			const trigger = new TriggerHarness(api.credentials);
 			expect((await trigger.activate()).error).toBeUndefined();
@@ -346,7 +339,8 @@ describe('a poll always ends, and the next one runs', () => {
 });
 
 describe('Settings › Retry On Fail reads again: a failed list read or business check is not reused', () => {
-	const retry = { maxTries: 2, waitBetweenTries: 0 };
+	// 1 ms: n8n takes 0 for its default of 1 s.
+	const retry = { maxTries: 2, waitBetweenTries: 1 };
 
 	it('Find: the first try meets a 500 on the list, the second reads it and finds the customer', async () => {
 		sandbox.setFaults({ serverError: { path: CUSTOMERS, count: 1 } });

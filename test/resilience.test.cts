@@ -11,9 +11,15 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { sleep, type INodeParameters } from 'n8n-workflow';
-import { startSandbox, type Faults, type Sandbox, type SandboxCustomer } from './sandbox/server.cjs';
+import {
+	startSandbox,
+	type Faults,
+	type Sandbox,
+	type SandboxCustomer,
+} from './sandbox/server.cjs';
 import { runNode, type CrmCredentials, type RunResult } from './helpers/harness.cjs';
 import { byId, credentialsFor, requestsTo } from './helpers/fixtures.cjs';
+import { clock, useFastClock } from './helpers/clock.cjs';
 
 const CUSTOMERS = '/api/public/v1/customers';
 const ADD = '/api/business/crm/customer/add';
@@ -178,7 +184,8 @@ describe('Resilience', () => {
 		sandbox.seedCustomers(0);
 		arrivals = [];
 		sandbox.onRequest = (entry) => {
-			arrivals.push({ path: entry.path, at: Date.now() });
+			// On the package's clock, which the retry blocks below run 20 times faster.
+			arrivals.push({ path: entry.path, at: clock.now() });
 		};
 	});
 	afterEach(() => {
@@ -251,6 +258,7 @@ describe('Resilience', () => {
 	};
 
 	describe('429: waits as the API asks, within Max Retries and Max Total Wait', () => {
+		const time = useFastClock(20);
 		it('waits the retryAfter of the body (seconds, here 0.2) before each retry', async () => {
 			sandbox.setFaults({ rateLimitBurst: { count: 2, retryAfter: 0.2 } });
 			const { items, error } = await getBusiness();
@@ -421,6 +429,8 @@ describe('Resilience', () => {
 		});
 
 		it("Create of 6 items under the API's real rate limit: each customer once, all paired", async () => {
+			// The sandbox's rate-limit window runs on the wall clock.
+			time.realTime();
 			sandbox.onRequest = undefined;
 			const limited = await startSandbox({
 				businesses: 1,
@@ -505,6 +515,7 @@ describe('Resilience', () => {
 	});
 
 	describe('reads are retried after 502, 503, 504 and a dropped connection, not after 500', () => {
+		useFastClock(20);
 		it.each([502, 503, 504])(
 			'Business Get after one %i: retried once, then succeeds',
 			async (status) => {
@@ -849,7 +860,11 @@ describe('Resilience', () => {
 		});
 
 		it('a JSON list where Business Get expects one business is an error that names the shape', async () => {
-			const { items, error } = await getBusinessAnswered(200, 'application/json', '[{"id":"biz_1"}]');
+			const { items, error } = await getBusinessAnswered(
+				200,
+				'application/json',
+				'[{"id":"biz_1"}]',
+			);
 			expect(items).toEqual([]);
 			expectNodeApiError(error, {
 				message: 'The Business CRM API sent a reply of an unexpected shape',

@@ -15,7 +15,12 @@ describe('how long a 429 asks to wait', () => {
 		['a Retry-After header in seconds', { message: 'slow down' }, { 'retry-after': '4' }, 4000],
 		['retryAfter 0', { retryAfter: 0 }, {}, 0],
 		['a Retry-After header of 0', {}, { 'retry-after': '0' }, 0],
-		['the header when retryAfter is only spaces', { retryAfter: '  ' }, { 'retry-after': '2' }, 2000],
+		[
+			'the header when retryAfter is only spaces',
+			{ retryAfter: '  ' },
+			{ 'retry-after': '2' },
+			2000,
+		],
 		[
 			'the header when retryAfter cannot be waited',
 			{ retryAfter: 'soon' },

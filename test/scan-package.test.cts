@@ -32,7 +32,10 @@ describe("n8n's package scanner (npm run scan)", () => {
 			cpSync(join(root, part), join(copy, part), { recursive: true });
 		}
 		appendFileSync(join(copy, 'nodes/BusinessCrm/BusinessCrm.node.ts'), "\nconsole.log('x');\n");
-		appendFileSync(join(copy, 'dist/nodes/BusinessCrm/BusinessCrm.node.js'), "\nconsole.log('x');\n");
+		appendFileSync(
+			join(copy, 'dist/nodes/BusinessCrm/BusinessCrm.node.js'),
+			"\nconsole.log('x');\n",
+		);
 
 		const { code, output } = await scan(copy);
 

@@ -7,7 +7,12 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
-import { runNode, testCredential, type CrmCredentials, type RunResult } from './helpers/harness.cjs';
+import {
+	runNode,
+	testCredential,
+	type CrmCredentials,
+	type RunResult,
+} from './helpers/harness.cjs';
 import { byId } from './helpers/fixtures.cjs';
 
 /** A plain key, each of whose 3-character pieces is unlikely anywhere else. */

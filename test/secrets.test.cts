@@ -13,7 +13,12 @@ import {
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
 import { startSandbox, type Faults, type Sandbox } from './sandbox/server.cjs';
-import { listBusinesses, runNode, type CrmCredentials, type RunResult } from './helpers/harness.cjs';
+import {
+	listBusinesses,
+	runNode,
+	type CrmCredentials,
+	type RunResult,
+} from './helpers/harness.cjs';
 import { byId, credentialsFor } from './helpers/fixtures.cjs';
 
 /** The distinctive credential every failure runs with (where the sandbox need not accept it). */
@@ -464,7 +469,10 @@ describe('The API key never appears in what the node produces', () => {
 		});
 
 		it('with a password in the Base URL, a reply that echoes only the key is still redacted', async () => {
-			reply = (key) => ({ status: 200, body: JSON.stringify({ id: 'biz_1', note: `seen ${key}` }) });
+			reply = (key) => ({
+				status: 200,
+				body: JSON.stringify({ id: 'biz_1', note: `seen ${key}` }),
+			});
 			const { result, produced } = await runCapturing(
 				{ ...echoCredentials(), baseUrl: echoUrl.replace('//', '//crm:pass-Xq83vT@') },
 				getBusinessOne,

@@ -13,6 +13,7 @@ import { redact } from '../nodes/BusinessCrm/shared/redaction';
 import { LIST_SEARCH_TIMEOUT_MS } from '../nodes/BusinessCrm/shared/requestSettings';
 import { runNode, testCredential, type CrmCredentials } from './helpers/harness.cjs';
 import { byId } from './helpers/fixtures.cjs';
+import { useFastClock } from './helpers/clock.cjs';
 
 const getBusiness = { resource: 'business', operation: 'get', businessId: byId('biz_1') };
 
@@ -50,6 +51,7 @@ const credentials = (baseUrl = `http://127.0.0.1:${port}`): CrmCredentials => ({
 
 describe('retried network failures', () => {
 	afterEach(() => jest.restoreAllMocks());
+	useFastClock(20);
 
 	it.each(['EAI_AGAIN', 'ECONNRESET', 'EPIPE'])(
 		'a read is retried after %s, then succeeds',

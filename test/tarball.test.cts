@@ -15,7 +15,10 @@ const ROOT = path.join(__dirname, '..');
 
 /** What n8n-node build (@n8n/node-cli 0.48.3, commands/build.js copyStaticFiles) would copy. */
 function copiedByBuild(): string[] {
-	return fg.sync(['**/*.{png,svg}', '**/__schema__/**/*.json'], { cwd: ROOT, ignore: ['dist', 'node_modules'] });
+	return fg.sync(['**/*.{png,svg}', '**/__schema__/**/*.json'], {
+		cwd: ROOT,
+		ignore: ['dist', 'node_modules'],
+	});
 }
 
 function withImage(dir: string, run: (relative: string) => void) {
@@ -37,7 +40,10 @@ const TRACKED = [
 	'icons/businessCrm.svg',
 	'test/editor/browser.cts',
 ];
-const ENTRY_POINTS = ['dist/nodes/BusinessCrm/BusinessCrm.node.js', 'dist/credentials/BusinessCrmApi.credentials.js'];
+const ENTRY_POINTS = [
+	'dist/nodes/BusinessCrm/BusinessCrm.node.js',
+	'dist/credentials/BusinessCrmApi.credentials.js',
+];
 const packOf = (paths: string[], size = 1_000): Pack => ({
 	files: paths.map((p) => ({ path: p, size: 10 })),
 	size,
@@ -64,7 +70,9 @@ describe('the release tarball holds only the package', () => {
 	});
 
 	it("the coverage report's images are where the build copies no images from", () => {
-		const { coverageDirectory } = jest.requireActual<{ coverageDirectory: string }>('../jest.config.js');
+		const { coverageDirectory } = jest.requireActual<{ coverageDirectory: string }>(
+			'../jest.config.js',
+		);
 		withImage(path.join(coverageDirectory.replace('<rootDir>', ROOT), 'lcov-report'), (image) => {
 			expect(copiedByBuild()).not.toContain(image);
 		});
@@ -91,7 +99,9 @@ describe('the release tarball holds only the package', () => {
 	});
 
 	it('a missing node fails the check', () => {
-		const withoutNode = PACKAGE.filter((file) => file !== 'dist/nodes/BusinessCrm/BusinessCrm.node.js');
+		const withoutNode = PACKAGE.filter(
+			(file) => file !== 'dist/nodes/BusinessCrm/BusinessCrm.node.js',
+		);
 		expect(tarballProblems(packOf(withoutNode), TRACKED, ENTRY_POINTS)).toEqual([
 			'missing: dist/nodes/BusinessCrm/BusinessCrm.node.js (named in package.json "n8n")',
 		]);

@@ -7,10 +7,7 @@
 import { startSandbox, type Sandbox } from './sandbox/server.cjs';
 import { credentialsFor, requestsTo } from './helpers/fixtures.cjs';
 import { TriggerHarness } from './helpers/poll-harness.cjs';
-import {
-	FINGERPRINT_LENGTH,
-	STATE_KEY,
-} from '../nodes/BusinessCrmTrigger/seenCustomers';
+import { FINGERPRINT_LENGTH, STATE_KEY } from '../nodes/BusinessCrmTrigger/seenCustomers';
 
 const CUSTOMERS = '/api/public/v1/customers';
 

@@ -1,6 +1,6 @@
 /** How many requests of one run are in flight at once, and how fast they leave after a 429. */
-import { sleep } from 'n8n-workflow';
 import type { IExecuteSingleFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+import { clock } from './clock';
 
 type Context = IExecuteSingleFunctions | ILoadOptionsFunctions | IPollFunctions;
 
@@ -43,10 +43,10 @@ export class Pacer {
 	/** Waits for this request's turn; returns the time it may be sent. */
 	async turn(signal?: AbortSignal): Promise<number> {
 		for (;;) {
-			const now = Date.now();
+			const now = clock.now();
 			this.startedAt ??= now;
 			if (now < this.holdUntil) {
-				await sleep(this.holdUntil - now, signal);
+				await clock.sleep(this.holdUntil - now, signal);
 				continue;
 			}
 			if (this.measuring) {
@@ -60,7 +60,7 @@ export class Pacer {
 			if (this.rate === undefined) return now;
 			const at = Math.max(now, this.nextAt);
 			this.nextAt = at + 1000 / this.rate;
-			if (at > now) await sleep(at - now, signal);
+			if (at > now) await clock.sleep(at - now, signal);
 			return at;
 		}
 	}
@@ -73,7 +73,7 @@ export class Pacer {
 	/** A 429 for a request sent at `sentAt`, which will be retried after `waitMs`. */
 	throttled(sentAt: number, waitMs: number): void {
 		// Replies to requests sent before the last change say nothing new.
-		const now = Date.now();
+		const now = clock.now();
 		if (sentAt < this.changedAt || now < this.quietUntil) return;
 		this.changedAt = now;
 		if (this.rate === undefined) {

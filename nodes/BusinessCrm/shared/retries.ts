@@ -1,4 +1,5 @@
 /** When a request is sent again, and how long to wait before it. */
+import { clock } from './clock';
 import type { ApiReply } from './redaction';
 
 /** How hard to try before giving up; the node's Options let a user change it. */
@@ -56,7 +57,7 @@ function headerWait(header: unknown, now: number): RequestedWait {
  * The wait the reply asks for: the body's `retryAfter`, else the Retry-After header. When neither
  * can be waited, the first one given that cannot, so the message can name it.
  */
-export function requestedWait(reply: ApiReply, now = Date.now()): RequestedWait {
+export function requestedWait(reply: ApiReply, now = clock.now()): RequestedWait {
 	const fromBody = bodyWait(
 		(reply.body as { retryAfter?: unknown } | null | undefined)?.retryAfter,
 	);
@@ -67,7 +68,7 @@ export function requestedWait(reply: ApiReply, now = Date.now()): RequestedWait 
 }
 
 /** Milliseconds to wait as the reply asks; undefined when it asks for no wait that can be waited. */
-export function requestedWaitMs(reply: ApiReply, now = Date.now()): number | undefined {
+export function requestedWaitMs(reply: ApiReply, now = clock.now()): number | undefined {
 	const wait = requestedWait(reply, now);
 	return wait && 'ms' in wait ? wait.ms : undefined;
 }

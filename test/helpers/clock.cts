@@ -1,0 +1,34 @@
+/**
+ * The package's one clock (nodes/BusinessCrm/shared/clock.ts), run faster than the wall: the
+ * waits of retries and pacing and the deadlines of requests and polls then take a fraction of
+ * their time, while what they compute (how long to wait, when to give up) stays as in real time.
+ * Time on it is the wall's time since it started, times `factor`; read it with `clock.now()`.
+ */
+import { clock } from '../../nodes/BusinessCrm/shared/clock';
+
+export { clock };
+
+/** Makes the package's clock run `factor` times faster until `restore` is called. */
+export function fastClock(factor: number): { restore(): void } {
+	const { now, sleep } = clock;
+	const startedAt = now();
+	clock.now = () => startedAt + (Date.now() - startedAt) * factor;
+	clock.sleep = async (ms, signal) => await sleep(ms / factor, signal);
+	return {
+		restore: () => {
+			clock.now = now;
+			clock.sleep = sleep;
+		},
+	};
+}
+
+/**
+ * fastClock for the tests of one describe block; `realTime()` puts one test back on the wall
+ * clock (one that meets a server's own time, such as a rate-limit window).
+ */
+export function useFastClock(factor: number): { realTime(): void } {
+	let running: { restore(): void } | undefined;
+	beforeEach(() => (running = fastClock(factor)));
+	afterEach(() => running?.restore());
+	return { realTime: () => running?.restore() };
+}
