@@ -88,9 +88,14 @@ export function redactValue(value: unknown, secrets: string[]): unknown {
 /**
  * The reply with every secret cut out of its body (parsed, or text) and headers. Every reply
  * passes here before anything reads it, so what an output or a message quotes is already clean.
+ * `text` is the body as it arrived: where no secret is in it in any form, none is in any string
+ * JSON.parse made of it (the pattern holds the JSON escapes too), and the walk through every
+ * value of a page of 100 customers is skipped. It was most of the node's own time on a read.
  */
-export function withoutSecrets(reply: ApiReply, secrets: string[]): ApiReply {
-	const body = redactValue(reply.body, secrets);
+export function withoutSecrets(reply: ApiReply, secrets: string[], text?: string): ApiReply {
+	const pattern = secretPattern(secrets);
+	const clean = pattern === undefined || (text !== undefined && text.search(pattern) === -1);
+	const body = clean ? reply.body : redactValue(reply.body, secrets);
 	const headers = redactValue(reply.headers, secrets) as Record<string, unknown>;
 	return body === reply.body && headers === reply.headers ? reply : { ...reply, body, headers };
 }

@@ -227,6 +227,7 @@ async function send(
 			headers: (response.headers ?? {}) as Record<string, unknown>,
 		},
 		secrets,
+		typeof response.body === 'string' ? response.body : undefined,
 	);
 	return { reply, body };
 }
