@@ -10,7 +10,7 @@ import { readCustomerPage, readCustomers } from './customerList';
  *
  * Without Business: the first page (of 1) gives the total, a second request the last customer.
  * With Business: pages of 100 read backwards from the total until one holds a customer of that
- * business, at most the list's ceil(N/100) pages. A total that does not hold (a page before it
+ * business, at most the list's ceil(N/100) pages (these pages do not overlap). A total that does not hold (a page before it
  * empty, or only customers already read) or is not a whole number is not followed further: the
  * list is read from its start instead, as the trigger's polls read it.
  */

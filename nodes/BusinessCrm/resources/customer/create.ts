@@ -509,7 +509,7 @@ export const customerCreateDescription: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to look the customer up first and, when it is already in the CRM, output the existing customer instead of adding it again, so that an import can safely run twice. Each item then carries _skipExisting.skipped: true when nothing was created. Costs one read of the whole customer list per execution, shared with Find (one request per 100 customers, however many rows).',
+			'Whether to look the customer up first and, when it is already in the CRM, output the existing customer instead of adding it again, so that an import can safely run twice. Each item then carries _skipExisting.skipped: true when nothing was created. Costs one read of the whole customer list per execution, shared with Find (one request per 99 customers, however many rows).',
 		displayOptions: { show: showOnlyForCreate },
 	},
 	{
