@@ -77,8 +77,9 @@ describe('Business CRM in a real n8n', () => {
 		expect(all.map((c) => c.id)).toEqual(sandbox.customers.map((c) => c.id));
 		expect(all.filter((c) => c.id === created.id)).toHaveLength(1);
 		const pages = sandbox.requests.filter((r) => r.path === CUSTOMERS);
-		// After the first page, 100 and 200 are read at once and may arrive in either order.
-		expect(pages.map((r) => Number(r.query.offset)).sort((a, b) => a - b)).toEqual([0, 100, 200]);
+		// Pages of 100 overlap by one customer; after the first, 99 and 198 are read at once and
+		// may arrive in either order.
+		expect(pages.map((r) => Number(r.query.offset)).sort((a, b) => a - b)).toEqual([0, 99, 198]);
 	});
 
 	it('feeds expressions from a previous node, and with "continue (using error output)" routes a refused row to the error output', async () => {
@@ -183,6 +184,106 @@ describe('Business CRM in a real n8n', () => {
 		);
 		expect(run.data.resultData.error?.node?.name).toBe('List Businesses');
 		expect(`${stdout}${stderr}`).not.toContain('revoked-key-123');
+	});
+
+	it("with Specific Domains not listing the API's host, no operation sends a request and each says what to change", async () => {
+		await importCredentials(folder, [
+			{
+				id: 'RestrictedCredential',
+				name: 'Restricted',
+				type: 'businessCrmApi',
+				data: {
+					baseUrl: sandbox.url,
+					apiKey: sandbox.apiKey,
+					organizationId: sandbox.organizationId,
+					allowedHttpRequestDomains: 'domains',
+					allowedDomains: 'api.example.com',
+				},
+			},
+		]);
+		const business = sandbox.businesses[0].id;
+		const roads: Array<[string, Record<string, unknown>]> = [
+			[
+				'Get Business',
+				{
+					resource: 'business',
+					operation: 'get',
+					businessId: { __rl: true, mode: 'id', value: business },
+				},
+			],
+			['List Businesses', { resource: 'business', operation: 'getAll', returnAll: true }],
+			[
+				'Customers of Business',
+				{
+					resource: 'customer',
+					operation: 'getAll',
+					returnAll: true,
+					filters: { businessId: { __rl: true, mode: 'id', value: business } },
+				},
+			],
+			[
+				'Find',
+				{ resource: 'customer', operation: 'find', findBy: 'email', email: 'ada@example.com' },
+			],
+			[
+				'Create Unless Existing',
+				{
+					resource: 'customer',
+					operation: 'create',
+					businessId: { __rl: true, mode: 'id', value: business },
+					firstName: 'Ada',
+					lastName: 'Lovelace',
+					additionalFields: { email: 'ada@example.com' },
+					skipExisting: true,
+				},
+			],
+		];
+		const names = ['Start', ...roads.map(([name]) => name)];
+		const workflow = {
+			name: 'Allowed Domains on every road',
+			nodes: [
+				{
+					id: 'start',
+					name: 'Start',
+					type: 'n8n-nodes-base.manualTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {},
+				},
+				...roads.map(([name, parameters], index) => ({
+					id: `road-${index}`,
+					name,
+					type: 'n8n-nodes-business-crm.businessCrm',
+					typeVersion: 1,
+					position: [220 * (index + 1), 0],
+					parameters,
+					onError: 'continueRegularOutput',
+					credentials: { businessCrmApi: { id: 'RestrictedCredential', name: 'Restricted' } },
+				})),
+			],
+			connections: Object.fromEntries(
+				names
+					.slice(0, -1)
+					.map((name, index) => [
+						name,
+						{ main: [[{ node: names[index + 1], type: 'main', index: 0 }]] },
+					]),
+			),
+			settings: { executionOrder: 'v1' },
+		};
+		const { run } = await execute(workflow as Parameters<typeof importWorkflow>[1]);
+		for (const [name] of roads) {
+			expect([name, nodeOutput(run, name)]).toEqual([
+				name,
+				[
+					{
+						error:
+							"The Base URL's host 127.0.0.1 is not among the Allowed Domains of the Business CRM credential (api.example.com), so the node sends nothing. Open the credential and add 127.0.0.1 to Allowed Domains, or set Allowed HTTP Request Domains to All.",
+					},
+				],
+			]);
+		}
+		expect(sandbox.requests).toEqual([]);
 	});
 
 	describe('with n8n started', () => {
