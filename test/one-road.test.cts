@@ -175,6 +175,12 @@ describe("the credential's Allowed Domains are obeyed on every road, before anyt
 	});
 });
 
+/**
+ * How long a case whose server never ends its reply may run: each ends in about a second, so a
+ * deadline that no longer fires fails here, not at jest's 60 s (and a mutation run stays short).
+ */
+const HANG_BOUND_MS = 10_000;
+
 /** A server that accepts every request and then answers as `answer` says (or never). */
 async function startStubbornApi(
 	answer: (response: ServerResponse, path: string, query: URLSearchParams) => void,
@@ -235,107 +241,124 @@ describe('a request that never answers, or trickles its reply, ends at its deadl
 				await api.close();
 			}
 		},
+		HANG_BOUND_MS,
 	);
 
-	it('a trickled list page of Get Many ends at Request Options › Timeout, not at the idle timeout', async () => {
-		const api = await startStubbornApi((response) => trickle(response));
-		try {
-			const started = Date.now();
-			const { error } = await runNode({
-				credentials: api.credentials,
-				parameters: {
-					resource: 'customer',
-					operation: 'getAll',
-					returnAll: true,
-					requestOptions: { timeout: 1_000 },
-				},
+	it(
+		'a trickled list page of Get Many ends at Request Options › Timeout, not at the idle timeout',
+		async () => {
+			const api = await startStubbornApi((response) => trickle(response));
+			try {
+				const started = Date.now();
+				const { error } = await runNode({
+					credentials: api.credentials,
+					parameters: {
+						resource: 'customer',
+						operation: 'getAll',
+						returnAll: true,
+						requestOptions: { timeout: 1_000 },
+					},
+				});
+				expect(Date.now() - started).toBeLessThan(5_000);
+				expect(error?.message).toBe('Get many customers failed: no answer within 1 s');
+			} finally {
+				await api.close();
+			}
+		},
+		HANG_BOUND_MS,
+	);
+
+	it(
+		'the business list search, whose API never answers, ends at its 30 s deadline (on a clock 100 times faster)',
+		async () => {
+			const api = await startStubbornApi(() => undefined);
+			const { restore } = fastClock(100);
+			try {
+				await expect(listBusinesses(api.credentials)).rejects.toThrow(
+					'List businesses failed: no answer within 30 s',
+				);
+			} finally {
+				restore();
+				await api.close();
+			}
+		},
+		HANG_BOUND_MS,
+	);
+
+	it(
+		'a trickled poll ends at its 60 s deadline with an error, and the next poll runs and emits (on a clock 100 times faster)',
+		async () => {
+			let stuck = false;
+			let served = sandbox.customers.slice(0, 3);
+			const api = await startStubbornApi((response, path, query) => {
+				if (path === CUSTOMERS && stuck) return trickle(response);
+				const offset = Number(query.get('offset') ?? 0);
+				const limit = Number(query.get('limit') ?? 100);
+				const customers = served.slice(offset, offset + limit);
+				const hasMore = offset + limit < served.length;
+				const pagination = { total: served.length, limit, offset, hasMore };
+				response.writeHead(200, { 'content-type': 'application/json' });
+				response.end(JSON.stringify({ content: { customers, pagination } }));
 			});
-			expect(Date.now() - started).toBeLessThan(5_000);
-			expect(error?.message).toBe('Get many customers failed: no answer within 1 s');
-		} finally {
-			await api.close();
-		}
-	});
-
-	it('the business list search, whose API never answers, ends at its 30 s deadline (on a clock 100 times faster)', async () => {
-		const api = await startStubbornApi(() => undefined);
-		const { restore } = fastClock(100);
-		try {
-			await expect(listBusinesses(api.credentials)).rejects.toThrow(
-				'List businesses failed: no answer within 30 s',
-			);
-		} finally {
-			restore();
-			await api.close();
-		}
-	});
-
-	it('a trickled poll ends at its 60 s deadline with an error, and the next poll runs and emits (on a clock 100 times faster)', async () => {
-		let stuck = false;
-		let served = sandbox.customers.slice(0, 3);
-		const api = await startStubbornApi((response, path, query) => {
-			if (path === CUSTOMERS && stuck) return trickle(response);
-			const offset = Number(query.get('offset') ?? 0);
-			const limit = Number(query.get('limit') ?? 100);
-			const customers = served.slice(offset, offset + limit);
-			const hasMore = offset + limit < served.length;
-			const pagination = { total: served.length, limit, offset, hasMore };
-			response.writeHead(200, { 'content-type': 'application/json' });
-			response.end(JSON.stringify({ content: { customers, pagination } }));
-		});
-		const { restore } = fastClock(100);
-		try {
-			const trigger = new TriggerHarness(api.credentials);
-			expect((await trigger.activate()).error).toBeUndefined();
-			stuck = true;
-			const hung = await trigger.poll();
-			expect(hung.error?.message).toBe('Read customers failed: no answer within 60 s');
-			stuck = false;
-			served = sandbox.customers.slice(0, 4);
-			const next = await trigger.poll();
-			expect(next.error).toBeUndefined();
-			expect(next.items).toEqual([sandbox.customers[3]]);
-		} finally {
-			restore();
-			await api.close();
-		}
-	});
+			const { restore } = fastClock(100);
+			try {
+				const trigger = new TriggerHarness(api.credentials);
+				expect((await trigger.activate()).error).toBeUndefined();
+				stuck = true;
+				const hung = await trigger.poll();
+				expect(hung.error?.message).toBe('Read customers failed: no answer within 60 s');
+				stuck = false;
+				served = sandbox.customers.slice(0, 4);
+				const next = await trigger.poll();
+				expect(next.error).toBeUndefined();
+				expect(next.items).toEqual([sandbox.customers[3]]);
+			} finally {
+				restore();
+				await api.close();
+			}
+		},
+		HANG_BOUND_MS,
+	);
 });
 
 describe('a poll always ends, and the next one runs', () => {
-	it('a poll still reading at its deadline fails with an error, remembers nothing, and the next poll emits', async () => {
-		let hang = false;
-		const served = sandbox.customers.slice(0, 3);
-		const api = await startStubbornApi((response, _path, query) => {
-			if (hang) return;
-			const offset = Number(query.get('offset') ?? 0);
-			const pagination = { total: served.length, limit: 100, offset, hasMore: false };
-			response.writeHead(200, { 'content-type': 'application/json' });
-			response.end(JSON.stringify({ content: { customers: served.slice(offset), pagination } }));
-		});
-		// Only the poll's own deadline comes early: the request's 60 s would not end this poll.
-		const real = clock.sleep;
-		clock.sleep = async (ms, signal) => await real(ms === POLL_DEADLINE_MS ? 200 : ms, signal);
-		try {
-			const trigger = new TriggerHarness(api.credentials);
-			expect((await trigger.activate()).error).toBeUndefined();
-			const remembered = JSON.stringify(trigger.nodeStaticData());
-			hang = true;
-			const hung = await trigger.poll();
-			expect(hung.error?.message).toBe(
-				'Read customers failed: the poll did not finish within 10 minutes',
-			);
-			expect(JSON.stringify(trigger.nodeStaticData())).toBe(remembered);
-			hang = false;
-			served.push(sandbox.customers[3]);
-			const next = await trigger.poll();
-			expect(next.error).toBeUndefined();
-			expect(next.items).toEqual([sandbox.customers[3]]);
-		} finally {
-			clock.sleep = real;
-			await api.close();
-		}
-	});
+	it(
+		'a poll still reading at its deadline fails with an error, remembers nothing, and the next poll emits',
+		async () => {
+			let hang = false;
+			const served = sandbox.customers.slice(0, 3);
+			const api = await startStubbornApi((response, _path, query) => {
+				if (hang) return;
+				const offset = Number(query.get('offset') ?? 0);
+				const pagination = { total: served.length, limit: 100, offset, hasMore: false };
+				response.writeHead(200, { 'content-type': 'application/json' });
+				response.end(JSON.stringify({ content: { customers: served.slice(offset), pagination } }));
+			});
+			// Only the poll's own deadline comes early: the request's 60 s would not end this poll.
+			const real = clock.sleep;
+			clock.sleep = async (ms, signal) => await real(ms === POLL_DEADLINE_MS ? 200 : ms, signal);
+			try {
+				const trigger = new TriggerHarness(api.credentials);
+				expect((await trigger.activate()).error).toBeUndefined();
+				const remembered = JSON.stringify(trigger.nodeStaticData());
+				hang = true;
+				const hung = await trigger.poll();
+				expect(hung.error?.message).toBe(
+					'Read customers failed: the poll did not finish within 10 minutes',
+				);
+				expect(JSON.stringify(trigger.nodeStaticData())).toBe(remembered);
+				hang = false;
+				served.push(sandbox.customers[3]);
+				const next = await trigger.poll();
+				expect(next.error).toBeUndefined();
+				expect(next.items).toEqual([sandbox.customers[3]]);
+			} finally {
+				clock.sleep = real;
+				await api.close();
+			}
+		},
+		HANG_BOUND_MS,
+	);
 });
 
 describe('Settings › Retry On Fail reads again: a failed list read or business check is not reused', () => {
