@@ -466,3 +466,46 @@ describe('a list that moves under a read never makes Skip Existing create a cust
 		expect(requestsTo(sandbox, CREATE)).toEqual([]);
 	});
 });
+
+describe("pages read at once leave n8n's log clean", () => {
+	/** Node's listener-leak warnings printed while `work` runs. */
+	const leakWarnings = async (work: () => Promise<unknown>): Promise<string[]> => {
+		const seen: string[] = [];
+		const onWarning = (warning: Error) => {
+			if (warning.name === 'MaxListenersExceededWarning') seen.push(warning.message);
+		};
+		process.on('warning', onWarning);
+		try {
+			await work();
+			// Warnings are emitted on a later tick.
+			await new Promise((resolve) => setImmediate(resolve));
+		} finally {
+			process.off('warning', onWarning);
+		}
+		return seen;
+	};
+
+	it('a first activation over 2,000 customers, ten pages at once, warns of no listener leak', async () => {
+		sandbox.seedCustomers(2000);
+		const trigger = new TriggerHarness(credentialsFor(sandbox));
+		const warnings = await leakWarnings(async () => {
+			const outcome = await trigger.activate();
+			expect(outcome.error).toBeUndefined();
+		});
+		expect(warnings).toEqual([]);
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(Math.ceil(1999 / 99));
+	});
+
+	it('Get Many of 2,000 customers, ten pages at once, warns of no listener leak', async () => {
+		sandbox.seedCustomers(2000);
+		const warnings = await leakWarnings(async () => {
+			const { items, error } = await runNode({
+				credentials: credentialsFor(sandbox),
+				parameters: { resource: 'customer', operation: 'getAll', returnAll: true },
+			});
+			expect(error).toBeUndefined();
+			expect(items).toHaveLength(2000);
+		});
+		expect(warnings).toEqual([]);
+	});
+});

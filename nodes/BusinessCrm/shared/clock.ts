@@ -7,8 +7,46 @@ import { sleep } from 'n8n-workflow';
 export const clock = {
 	now: (): number => Date.now(),
 	/** Resolves after `ms`; rejects when `signal` aborts first (n8n-workflow's sleep). */
-	sleep: async (ms: number, signal?: AbortSignal): Promise<void> => await sleep(ms, signal),
+	sleep: async (ms: number, signal?: AbortSignal): Promise<void> => {
+		if (!signal) return await sleep(ms);
+		const own = new AbortController();
+		const unfollow = follow(signal, () => own.abort(signal.reason));
+		try {
+			await sleep(ms, own.signal);
+		} finally {
+			unfollow();
+		}
+	},
 };
+
+/** What to call when a signal aborts, behind one listener per signal. */
+const followers = new WeakMap<AbortSignal, Set<() => void>>();
+
+/**
+ * Calls `onAbort` when `signal` aborts (at once if it has); the returned function stops that.
+ * Ten pages read at once each wait and set deadlines on the run's (or poll's) signal: a listener
+ * each would pass Node's limit of 10 and print a memory-leak warning into n8n's log.
+ */
+export function follow(signal: AbortSignal, onAbort: () => void): () => void {
+	if (signal.aborted) {
+		onAbort();
+		return () => undefined;
+	}
+	let callbacks = followers.get(signal);
+	if (!callbacks) {
+		const created = new Set<() => void>();
+		callbacks = created;
+		followers.set(signal, created);
+		signal.addEventListener('abort', () => [...created].forEach((callback) => callback()), {
+			once: true,
+		});
+	}
+	const own = callbacks;
+	// A wrapper, so that one callback followed twice is two entries.
+	const entry = () => onAbort();
+	own.add(entry);
+	return () => own.delete(entry);
+}
 
 /** A deadline: `signal` aborts `ms` after it was set, unless `clear` was called before. */
 export interface Deadline {
@@ -28,9 +66,7 @@ export function deadline(ms: number, outer?: AbortSignal): Deadline {
 	const controller = new AbortController();
 	const stop = new AbortController();
 	let passed = false;
-	const onOuter = () => controller.abort(outer?.reason);
-	if (outer?.aborted) onOuter();
-	else outer?.addEventListener('abort', onOuter, { once: true });
+	const unfollow = outer ? follow(outer, () => controller.abort(outer.reason)) : () => undefined;
 	clock.sleep(ms, stop.signal).then(
 		() => {
 			if (stop.signal.aborted) return;
@@ -53,7 +89,7 @@ export function deadline(ms: number, outer?: AbortSignal): Deadline {
 		passed: () => passed,
 		clear: () => {
 			stop.abort();
-			outer?.removeEventListener('abort', onOuter);
+			unfollow();
 		},
 	};
 }
