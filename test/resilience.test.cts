@@ -38,11 +38,11 @@ const TIMEOUT_HINT =
 const DROPPED_HINT = 'The API or a proxy dropped the connection. Try again later.';
 const REFUSED_HINT =
 	'Nothing answers at the Base URL of the Business CRM credential. Check the address and port, and that the API is up.';
-const RAISE_LIMITS =
-	"Raise Max Retries or Max Total Wait under Options on the Parameters tab, or space the input items out on the node's Settings tab (Request Options › Batching).";
+/** The advice names the one limit that stopped the retries. */
+const RAISE_LIMITS = (raise = 'Raise Max Retries') =>
+	`${raise} under Options on the Parameters tab, or space the input items out on the node's Settings tab (Request Options › Batching).`;
 /** Batching spaces out input items, not the pages of one Get Many, so it is not offered there. */
-const RAISE_LIMITS_FOR_PAGES =
-	'Raise Max Retries or Max Total Wait under Options on the Parameters tab.';
+const RAISE_LIMITS_FOR_PAGES = 'Raise Max Retries under Options on the Parameters tab.';
 /** A credential the sandbox does not know. */
 const UNKNOWN_CREDENTIAL = ['revoked', 'credential', '0001'].join('-');
 const FAULT_HTML_START =
@@ -314,7 +314,7 @@ describe('Resilience', () => {
 			expectNodeApiError(error, {
 				message:
 					'Get business failed: the Business CRM API answered 429 "Too Many Requests: Rate limit exceeded"',
-				description: `The API rate limit was hit and it asked to wait 1 s. Gave up after 1 retry and 1 s of waiting (limits: 1 retry, 120 s). ${RAISE_LIMITS}`,
+				description: `The API rate limit was hit and it asked to wait 1 s. Gave up after 1 retry and 1 s of waiting (limits: 1 retry, 120 s). ${RAISE_LIMITS()}`,
 				httpCode: '429',
 			});
 		});
@@ -326,7 +326,7 @@ describe('Resilience', () => {
 			expectNodeApiError(error, {
 				message:
 					'Get business failed: the Business CRM API answered 429 "Too Many Requests: Rate limit exceeded"',
-				description: `The API rate limit was hit and it asked to wait 1 s. Gave up after 2 retries and 2 s of waiting (limits: 5 retries, 2 s). ${RAISE_LIMITS}`,
+				description: `The API rate limit was hit and it asked to wait 1 s. Gave up after 2 retries and 2 s of waiting (limits: 5 retries, 2 s). ${RAISE_LIMITS('Raise Max Total Wait to at least 3 s')}`,
 				httpCode: '429',
 			});
 		});
@@ -342,7 +342,7 @@ describe('Resilience', () => {
 			expectNodeApiError(error, {
 				message:
 					'Get business failed: the Business CRM API answered 429 "Too Many Requests: Rate limit exceeded"',
-				description: `The API rate limit was hit and it asked to wait 30 s. Gave up after 0 retries and 0 s of waiting (limits: 5 retries, 10 s). ${RAISE_LIMITS}`,
+				description: `The API rate limit was hit and it asked to wait 30 s. Gave up after 0 retries and 0 s of waiting (limits: 5 retries, 10 s). ${RAISE_LIMITS('Raise Max Total Wait to at least 30 s')}`,
 				httpCode: '429',
 			});
 		});
@@ -354,7 +354,7 @@ describe('Resilience', () => {
 			expectNodeApiError(error, {
 				message:
 					'Get business failed: the Business CRM API answered 429 "Too Many Requests: Rate limit exceeded"',
-				description: `The API rate limit was hit and it did not say how long to wait. Gave up after 0 retries and 0 s of waiting (limits: 0 retries, 120 s). ${RAISE_LIMITS}`,
+				description: `The API rate limit was hit and it did not say how long to wait. Gave up after 0 retries and 0 s of waiting (limits: 0 retries, 120 s). ${RAISE_LIMITS()}`,
 				httpCode: '429',
 			});
 		});
@@ -895,7 +895,7 @@ describe('Resilience', () => {
 					{ baseUrl: api.url },
 				);
 				expect((error as NodeError).description).toBe(
-					`The API rate limit was hit and it gave an invalid wait (${shown}). Gave up after 0 retries and 0 s of waiting (limits: 0 retries, 120 s). ${RAISE_LIMITS}`,
+					`The API rate limit was hit and it gave an invalid wait (${shown}). Gave up after 0 retries and 0 s of waiting (limits: 0 retries, 120 s). ${RAISE_LIMITS()}`,
 				);
 			} finally {
 				await api.close();

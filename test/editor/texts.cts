@@ -54,7 +54,7 @@ export const NO_SCHEME =
 
 /** The advice of a Create whose 429s outlast Options › Max Retries 0: it names the Settings tab. */
 export const RATE_LIMIT_ADVICE =
-	/The API rate limit was hit and it asked to wait 1 s\. Gave up after 0 retries .*Raise Max Retries or Max Total Wait under Options on the Parameters tab, or space the input items out on the node's Settings tab \(Request Options › Batching\)\./;
+	/The API rate limit was hit and it asked to wait 1 s\. Gave up after 0 retries .*Raise Max Retries under Options on the Parameters tab, or space the input items out on the node's Settings tab \(Request Options › Batching\)\./;
 
 /** The trigger node's test button in the NDV. */
 export const FETCH_TEST_EVENT = /Fetch Test Event/i;

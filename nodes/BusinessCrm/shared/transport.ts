@@ -28,6 +28,7 @@ import {
 	requestedWait,
 	TRANSIENT_CODES,
 	TRANSIENT_STATUSES,
+	type RequestedWait,
 	type RetryPolicy,
 } from './retries';
 
@@ -73,17 +74,25 @@ export interface ApiRequest {
 	listPage?: boolean;
 }
 
-/** What the user can change once the rate limit outlasted the retries, where the request came from. */
-function rateLimitAdvice(ctx: Context, request: ApiRequest): string {
+/**
+ * What the user can change once the rate limit outlasted the retries, where the request came
+ * from. `raise` names the one limit that stopped the retries, so the advice is the one that helps.
+ */
+function rateLimitAdvice(ctx: Context, request: ApiRequest, raise: string): string {
 	if (!('getExecuteData' in ctx)) {
 		return 'getActivationMode' in ctx
 			? 'The next poll tries again.'
 			: 'Wait a moment, then open the list again.';
 	}
-	const options = 'Raise Max Retries or Max Total Wait under Options on the Parameters tab';
+	const options = `${raise} under Options on the Parameters tab`;
 	return request.listPage
 		? `${options}.`
 		: `${options}, or space the input items out on the node's Settings tab (Request Options › Batching).`;
+}
+
+/** The wait before the next retry: what the reply asked for, else the backoff. */
+function waitMsFor(wait: RequestedWait, attempt: number): number {
+	return wait && 'ms' in wait ? wait.ms : backoffMs(attempt);
 }
 
 function plural(count: number, one: string, many: string): string {
@@ -288,7 +297,12 @@ async function sendWithRetries(
 					: 'ms' in wait
 						? `it asked to wait ${seconds(wait.ms)}`
 						: `it gave an invalid wait (${wait.invalid})`;
-			return `The API rate limit was hit and ${askedText}. Gave up after ${plural(attempt, 'retry', 'retries')} and ${seconds(waitedMs)} of waiting (limits: ${plural(policy.maxRetries, 'retry', 'retries')}, ${seconds(policy.maxWaitMs)}). ${rateLimitAdvice(ctx, request)}`;
+			// The retries ran out, or the next wait would pass Max Total Wait: name the one that stopped.
+			const raise =
+				attempt >= policy.maxRetries
+					? 'Raise Max Retries'
+					: `Raise Max Total Wait to at least ${Math.ceil((waitedMs + waitMsFor(wait, attempt)) / 1000)} s`;
+			return `The API rate limit was hit and ${askedText}. Gave up after ${plural(attempt, 'retry', 'retries')} and ${seconds(waitedMs)} of waiting (limits: ${plural(policy.maxRetries, 'retry', 'retries')}, ${seconds(policy.maxWaitMs)}). ${rateLimitAdvice(ctx, request, raise)}`;
 		}
 		const hint = request.hints?.[status];
 		if (status < 500 || !uncertain) return hint;
@@ -320,9 +334,8 @@ async function sendWithRetries(
 
 		const status = reply.statusCode;
 		const wait = status === 429 ? requestedWait(reply) : undefined;
-		const asked = wait && 'ms' in wait ? wait.ms : undefined;
 		const retryable = status === 429 || (idempotent && TRANSIENT_STATUSES.has(status));
-		const waitMs = asked ?? backoffMs(attempt);
+		const waitMs = waitMsFor(wait, attempt);
 		if (status === 429 && retryAllowed(waitMs)) pacer?.throttled(sentAt, waitMs);
 		if (status >= 200 && status < 300) pacer?.succeeded();
 		if (retryable && (await waitForRetry(waitMs))) continue;
