@@ -1,5 +1,5 @@
 /**
- * The Business locator's list (From List): what name each business is shown by, and what a
+ * The Business locator's list (From list): what name each business is shown by, and what a
  * search finds. The API does not document a business's fields, so the list reads the likely ones.
  */
 import { startSandbox, type Sandbox, type SandboxBusiness } from './sandbox/server.cjs';

@@ -315,9 +315,9 @@ describe('Customer › Create', () => {
 			expect(api.posts).toEqual([only]);
 		});
 
-		it('an email or phone from an expression that gives a list or an object is sent as its JSON text', async () => {
+		it('an email or phone from an expression that gives a list or an object is refused, never sent as its JSON text', async () => {
 			reply = { status: 204, headers: {} };
-			const { error } = await runNode({
+			const { items } = await runNode({
 				credentials: { ...credentialsFor(sandbox), baseUrl: api.url },
 				parameters: {
 					resource: 'customer',
@@ -328,15 +328,16 @@ describe('Customer › Create', () => {
 					additionalFields: { email: '={{ $json.email }}', phone: '={{ $json.phone }}' },
 				},
 				items: [
-					{ email: ['ada@example.com'], phone: { home: '+44 20 7946 0958' } },
-					{ email: { work: 'ada@example.com' }, phone: ['+44', '20 7946 0958'] },
+					{ email: ['ada@example.com'], phone: '+44 20 7946 0958' },
+					{ email: 'ada@example.com', phone: { home: '+44 20 7946 0958' } },
 				],
+				onError: 'continueRegularOutput',
 			});
-			expect(error).toBeUndefined();
-			expect(api.posts).toEqual([
-				{ ...sent, email: '["ada@example.com"]', phone: '{"home":"+44 20 7946 0958"}' },
-				{ ...sent, email: '{"work":"ada@example.com"}', phone: '["+44","20 7946 0958"]' },
+			expect(items.map((item) => String(item.json.error).split('. ')[0])).toEqual([
+				'Email is a list of 1 value, not one value',
+				'Phone is an object, not one value',
 			]);
+			expect(api.posts).toEqual([]);
 		});
 
 		it('a phone from an expression that gives a big integer is sent as its digits', async () => {

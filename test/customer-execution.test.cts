@@ -13,6 +13,7 @@ import {
 	type CrmCredentials,
 } from './helpers/harness.cjs';
 import { byId, credentialsFor, requestsTo } from './helpers/fixtures.cjs';
+import { skipMark } from './helpers/skip-mark.cjs';
 
 const ADD = '/api/business/crm/customer/add';
 const CUSTOMERS = '/api/public/v1/customers';
@@ -153,7 +154,10 @@ describe('the Business CRM node runs of one execution', () => {
 		);
 		const [created] = items.Create.map((item) => item.json);
 		expect(items['Create again'].map((item) => item.json)).toEqual([
-			{ ...created, _skipExisting: { skipped: true, outcome: 'alreadyExists', matchOn: 'email' } },
+			{
+				...created,
+				_skipExisting: skipMark('alreadyExists', 'email'),
+			},
 		]);
 		expect(requestsTo(sandbox, ADD)).toHaveLength(1);
 	});
@@ -293,11 +297,9 @@ describe('Business CRM nodes of one execution on two CRMs share nothing', () => 
 			],
 		});
 		expect(items.Create[0].json.id).toMatch(/^cust_/);
-		expect(items['Create on the other CRM'][0].json._skipExisting).toEqual({
-			skipped: false,
-			outcome: 'created',
-			matchOn: 'email',
-		});
+		expect(items['Create on the other CRM'][0].json._skipExisting).toEqual(
+			skipMark('created', 'email'),
+		);
 		expect(requestsTo(other, ADD)).toHaveLength(1);
 		expect(items['Find on the other CRM'].map((item) => item.json.id)).toEqual([
 			items['Create on the other CRM'][0].json.id,

@@ -236,7 +236,7 @@ describe('Customer › Get Many', () => {
 			).toEqual([0, 99, 198]);
 		});
 
-		it('trims the business ID; an unknown business is an error; no filter gives all', async () => {
+		it('trims the business ID; an unknown business is an error; an empty one too, never every business', async () => {
 			sandbox.seedCustomers(30);
 			const trimmed = await getMany({
 				returnAll: true,
@@ -246,7 +246,10 @@ describe('Customer › Get Many', () => {
 			const none = await getMany({ returnAll: true, filters: { businessId: byId('biz_unknown') } });
 			expect(none.error?.message).toBe('No business biz_unknown in this organization');
 			const empty = await getMany({ returnAll: true, filters: { businessId: byId('') } });
-			expect(empty.items).toHaveLength(30);
+			expect(empty.items).toEqual([]);
+			expect(empty.error?.message).toBe(
+				'Filters › Business is empty, so the node would read the customers of every business',
+			);
 		});
 
 		it('a business check that failed is asked once per run: every item reports the same error', async () => {

@@ -5,6 +5,8 @@ import { startSandbox, type Sandbox, type SandboxCustomer } from './sandbox/serv
 import { runChain, runNode, type ChainedNode } from './helpers/harness.cjs';
 import { startCreateApi, type CreateApi } from './helpers/create-api.cjs';
 import { byId, credentialsFor, requestsTo } from './helpers/fixtures.cjs';
+import { skipResult } from '../nodes/BusinessCrm/resources/customer/create';
+import { skipMark } from './helpers/skip-mark.cjs';
 
 const ADD = '/api/business/crm/customer/add';
 const CUSTOMERS = '/api/public/v1/customers';
@@ -18,12 +20,7 @@ interface Row {
 	[field: string]: unknown;
 }
 
-/** The mark Skip Existing puts beside the record. */
-const mark = (outcome: string, matchOn = 'email') => ({
-	skipped: outcome === 'alreadyExists' || outcome === 'skippedNoMatchValue',
-	outcome,
-	matchOn,
-});
+const mark = skipMark;
 
 describe('Customer › Create › Skip if the Customer Already Exists', () => {
 	let sandbox: Sandbox;
@@ -414,10 +411,29 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 			{ firstName: 'Blank', lastName: 'Mail', email: '   ', phone: '+1 555 0100' },
 		];
 
-		it('by default such a row is skipped and marked, on every run', async () => {
+		const noEmail =
+			'Email is empty, so the node cannot tell whether this customer already exists. Give this row an email. To go on with the other rows, set Settings › On Error to Continue (using error output): such rows then go to the error output. Or choose under Rows Without a Match Value to output such rows without creating them, or to create them anyway (a re-run then creates them again).';
+
+		it('by default such a row is an error, so no row is silently left out', async () => {
+			const { items, errorItems } = await importRows(rows, { matchOn: 'email' }, 'continueErrorOutput');
+			expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }]);
+			expect(errorItems.map((item) => [item.pairedItem, item.json.error])).toEqual([
+				[{ item: 1 }, noEmail],
+				[{ item: 2 }, noEmail],
+			]);
+			expect(requestsTo(sandbox, ADD)).toHaveLength(1);
+		});
+
+		it('by default, without an error output, such a row stops the node with the fix', async () => {
+			const { error } = await importRows([rows[1]]);
+			expect(error?.message).toBe(noEmail.slice(0, noEmail.indexOf('. Give')));
+			expect(requestsTo(sandbox, ADD)).toHaveLength(0);
+		});
+
+		it('Output the Row Without Creating It never marks the row as an existing customer', async () => {
 			for (const run of [1, 2]) {
 				sandbox.clearLog();
-				const { items, error } = await importRows(rows);
+				const { items, error } = await importRows(rows, { matchOn: 'email', noMatchValue: 'skip' });
 				expect(error).toBeUndefined();
 				expect(items[0].json[MARK]).toEqual(mark(run === 1 ? 'created' : 'alreadyExists'));
 				expect(items[1].json).toEqual({
@@ -425,7 +441,7 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 					businessId: business(),
 					firstName: 'No',
 					lastName: 'Mail',
-					[MARK]: mark('skippedNoMatchValue'),
+					[MARK]: mark('notCreatedNoMatchValue'),
 				});
 				expect(items[2].json).toEqual({
 					id: null,
@@ -433,11 +449,32 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 					firstName: 'Blank',
 					lastName: 'Mail',
 					phone: '+1 555 0100',
-					[MARK]: mark('skippedNoMatchValue'),
+					[MARK]: mark('notCreatedNoMatchValue'),
 				});
+				// The README's branch on skipped sends these rows with the created ones, not the existing.
+				expect(items.map((item) => (item.json[MARK] as IDataObject).skipped)).toEqual([
+					run === 2,
+					false,
+					false,
+				]);
 				expect(requestsTo(sandbox, ADD)).toHaveLength(run === 1 ? 1 : 0);
 			}
 			expect(sandbox.customers.filter((c) => c.lastName === 'Mail')).toHaveLength(1);
+		});
+
+		it('says in words what happened to each row', () => {
+			expect(skipResult('alreadyExists', 'email')).toBe(
+				'Not created: a customer with this email is already in the CRM',
+			);
+			expect(skipResult('notCreatedNoMatchValue', 'phone')).toBe(
+				'Not created: the row has no phone number to look the customer up by',
+			);
+			expect(skipResult('created', 'name')).toBe(
+				'Created: no customer with this first and last name was in the CRM',
+			);
+			expect(skipResult('createdNoMatchValue', 'email')).toBe(
+				'Created without a check: the row has no email to look the customer up by',
+			);
 		});
 
 		it('Stop With an Error fails such a row and sends nothing for it', async () => {
@@ -449,21 +486,9 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 			expect(items.map((item) => item.pairedItem)).toEqual([{ item: 2 }]);
 			expect(errorItems.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 			expect(errorItems[0].json.error).toBe(
-				'Phone is empty, so the node cannot tell whether this customer already exists. Give this row a phone number, or choose under Rows Without a Match Value to skip such rows or to create them anyway (a re-run then creates them again).',
+				noEmail.replace('Email is', 'Phone is').replace('an email', 'a phone number'),
 			);
 			expect(requestsTo(sandbox, ADD)).toHaveLength(1);
-		});
-
-		it('Stop With an Error on Match On › Email asks for an email', async () => {
-			const { errorItems } = await importRows(
-				rows,
-				{ matchOn: 'email', noMatchValue: 'error' },
-				'continueErrorOutput',
-			);
-			expect(errorItems.map((item) => item.json.error)).toEqual([
-				'Email is empty, so the node cannot tell whether this customer already exists. Give this row an email, or choose under Rows Without a Match Value to skip such rows or to create them anyway (a re-run then creates them again).',
-				'Email is empty, so the node cannot tell whether this customer already exists. Give this row an email, or choose under Rows Without a Match Value to skip such rows or to create them anyway (a re-run then creates them again).',
-			]);
 		});
 
 		it('Create the Customer Anyway creates it and says so on the item', async () => {
@@ -552,8 +577,8 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 			expect(Object.keys(created).sort()).toEqual(Object.keys(skipped).sort());
 			expect(created.id).toMatch(/^cust_/);
 			expect(skipped.id).toBe(known.id);
-			expect(Object.keys(created[MARK] as IDataObject)).toEqual(['skipped', 'outcome', 'matchOn']);
-			expect(Object.keys(skipped[MARK] as IDataObject)).toEqual(['skipped', 'outcome', 'matchOn']);
+			expect(Object.keys(created[MARK] as IDataObject)).toEqual(['skipped', 'created', 'outcome', 'result', 'matchOn']);
+			expect(Object.keys(skipped[MARK] as IDataObject)).toEqual(['skipped', 'created', 'outcome', 'result', 'matchOn']);
 		});
 
 		it('a record that has its own _skipExisting field is an error, never overwritten', async () => {

@@ -69,7 +69,8 @@ const ACTION_DEFAULTS = [
 	['skipExisting [customer/create]', false],
 	['matchOn [customer/create]', 'email'],
 	['matchWithin [customer/create]', 'business'],
-	['noMatchValue [customer/create]', 'skip'],
+	// Changed before the first release: a row without an email was passed as skipped in silence.
+	['noMatchValue [customer/create]', 'error'],
 	['findBy [customer/find]', 'email'],
 	['email [customer/find]', ''],
 	['phone [customer/find]', ''],

@@ -125,6 +125,39 @@ describe('node description', () => {
 		expect(subtitle('business', 'getAll')).toBe('Get Many: Business');
 	});
 
+	it('after a Find with Output Nothing, points at Output a Not-Found Item in the output pane', () => {
+		const [hint] = description.hints ?? [];
+		const shown = (parameters: INode['parameters']) => {
+			const crm = node(parameters);
+			const workflow = new Workflow({
+				nodes: [crm],
+				connections: {},
+				active: false,
+				nodeTypes: {
+					getByName: () => nodeType,
+					getByNameAndVersion: () => nodeType,
+					getKnownTypes: () => ({}),
+				},
+			});
+			return workflow.expression.getSimpleParameterValue(
+				crm,
+				hint.displayCondition as string,
+				'internal',
+				{},
+			);
+		};
+		expect(description.hints).toHaveLength(1);
+		expect(hint).toMatchObject({ location: 'outputPane', whenToDisplay: 'afterExecution' });
+		expect(hint.message).toContain('<b>Output a Not-Found Item</b>');
+		expect(shown({ resource: 'customer', operation: 'find' })).toBe(true);
+		expect(shown({ operation: 'find', whenNothingMatches: 'nothing' })).toBe(true);
+		expect(shown({ resource: 'customer', operation: 'find', whenNothingMatches: 'notFoundItem' })).toBe(
+			false,
+		);
+		expect(shown({ resource: 'customer', operation: 'getAll' })).toBe(false);
+		expect(shown({ resource: 'business', operation: 'find' })).toBe(false);
+	});
+
 	it('describes each operation to an AI agent in plain words', () => {
 		const cases: Array<[string, string, string]> = [
 			['business', 'get', 'Get a business in Business CRM'],
@@ -365,7 +398,7 @@ describe('node description', () => {
 		expect(property('skipExisting', 'create')).toMatchObject({ type: 'boolean', default: false });
 		expect(property('matchOn', 'create')).toMatchObject({ default: 'email' });
 		expect(property('matchWithin', 'create')).toMatchObject({ default: 'business' });
-		expect(property('noMatchValue', 'create')).toMatchObject({ default: 'skip' });
+		expect(property('noMatchValue', 'create')).toMatchObject({ default: 'error' });
 	});
 });
 

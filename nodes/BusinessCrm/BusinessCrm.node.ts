@@ -7,6 +7,7 @@ import {
 import { searchBusinesses } from './listSearch/searchBusinesses';
 import { businessDescription } from './resources/business';
 import { customerDescription } from './resources/customer';
+import { findHints } from './resources/customer/find';
 import { retryOptions } from './shared/descriptions';
 import { displayNameSubtitle } from './shared/subtitle';
 
@@ -70,6 +71,7 @@ export class BusinessCrm implements INodeType {
 			},
 		},
 		properties: PROPERTIES,
+		hints: findHints,
 	};
 
 	methods = {

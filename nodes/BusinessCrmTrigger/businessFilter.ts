@@ -2,7 +2,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { checkBusiness } from '../BusinessCrm/shared/businessCheck';
 import { inputError } from '../BusinessCrm/shared/errors';
 import { DEFAULT_RETRY_POLICY } from '../BusinessCrm/shared/transport';
-import { trimmedText } from '../BusinessCrm/shared/validation';
+import { oneValue, trimmedText } from '../BusinessCrm/shared/validation';
 
 /**
  * Options › Business: the business whose customers to emit, or undefined for all. The API is
@@ -15,7 +15,7 @@ export async function businessOption(ctx: IPollFunctions): Promise<string | unde
 	// A resource locator value ({mode, value}) or, from older JSON, the bare id.
 	const raw = options.businessId;
 	const value = raw !== null && typeof raw === 'object' ? (raw as IDataObject).value : raw;
-	const id = trimmedText(value);
+	const id = trimmedText(oneValue(ctx, value, 'Options › Business', 'options.businessId'));
 	if (id === '') {
 		// Read as "every business", an empty choice would emit what the user meant to exclude.
 		throw inputError(

@@ -26,6 +26,7 @@ import {
 	type WorkflowRun,
 } from './n8n.cjs';
 import { exampleWorkflow, prepareN8n } from './workflows.cjs';
+import { skipMark } from '../helpers/skip-mark.cjs';
 
 const ADD = '/api/business/crm/customer/add';
 const CUSTOMERS = '/api/public/v1/customers';
@@ -203,7 +204,7 @@ describeOnPin('the Business CRM node as an AI Agent tool in a real n8n', () => {
 					id: created.id,
 					businessId,
 					...ADA,
-					_skipExisting: { skipped: false, outcome: 'created', matchOn: 'email' },
+					_skipExisting: skipMark('created', 'email'),
 				}),
 			]);
 		});
@@ -214,7 +215,7 @@ describeOnPin('the Business CRM node as an AI Agent tool in a real n8n', () => {
 			expect(lastItems(agent.requests[4])).toEqual([
 				{
 					...first,
-					_skipExisting: { skipped: true, outcome: 'alreadyExists', matchOn: 'email' },
+					_skipExisting: skipMark('alreadyExists', 'email'),
 				},
 			]);
 		});
@@ -264,7 +265,7 @@ describeOnPin('the Business CRM node as an AI Agent tool in a real n8n', () => {
 
 		it('a 429 past Max Retries: the message and what to do', () => {
 			expect(result(1)).toMatch(
-				/^Read the customer list failed: the Business CRM API answered 429 .*Raise Max Retries or Max Total Wait/,
+				/^Read the customer list failed: the Business CRM API answered 429 .*Raise Max Retries under Options/,
 			);
 		});
 

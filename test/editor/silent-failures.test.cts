@@ -21,7 +21,11 @@ const SKIP_EXISTING_LABELS = [
 	'Match Within',
 	'Rows Without a Match Value',
 ];
-const NO_MATCH_VALUE_OPTIONS = ['Skip the Row', 'Create the Customer Anyway', 'Stop With an Error'];
+const NO_MATCH_VALUE_OPTIONS = [
+	'Stop With an Error',
+	'Output the Row Without Creating It',
+	'Create the Customer Anyway',
+];
 const SKIP_EXISTING_TOOLTIP =
 	/Whether to look the customer up first and, when it is already in the CRM, output the existing customer instead of adding it again/;
 const MATCH_WITHIN_TOOLTIP = /Which customers count as the same/;
@@ -33,7 +37,14 @@ const TRIGGER_BUSINESS_TOOLTIP = /Only start for customers of this business/;
 const GET_MANY_BUSINESS_TOOLTIP = /Only the customers of this business/;
 const FIND_PHONE_TOOLTIP = /\(202\) 555-0236 finds \+1 202 555 0236/;
 const NO_MATCH_VALUE_SKIP =
-	/Create nothing and output the row with an empty ID, marked as skipped; a re-run never adds it twice/;
+	/Create nothing and output the row with an empty ID, _skipExisting.created false and skipped false/;
+/** The default for a row without an email: an error on screen that says why and what to do. */
+const NO_EMAIL_ERROR =
+	'Email is empty, so the node cannot tell whether this customer already exists';
+const NO_EMAIL_ADVICE = /set Settings › On Error to Continue \(using error output\)/;
+const EMPTY_FILTER_ERROR =
+	'Filters › Business is empty, so the node would read the customers of every business';
+const EMPTY_FILTER_ADVICE = /To read the customers of every business, remove the filter/;
 const UNKNOWN_BUSINESS_ADVICE = /names a business the API does not know/;
 const TRIGGER_NOTICE =
 	'Only customers added after the workflow is published start it; the customers already there do not. Fetch Test Event shows the newest existing customer, so you can map its fields.';
@@ -128,6 +139,7 @@ describe('silent failures made visible in the editor (issue 26)', () => {
 					additionalFields: { email: '={{ $json.email }}' },
 					skipExisting: true,
 					matchOn: 'email',
+					noMatchValue: 'skip',
 				}),
 				{
 					name: 'Read ID',
@@ -143,6 +155,26 @@ describe('silent failures made visible in the editor (issue 26)', () => {
 						options: {},
 					},
 				},
+			]),
+			noEmail: chain('Skip Existing, a row without an email, as shipped', [
+				START,
+				crm('Add Customer', {
+					resource: 'customer',
+					operation: 'create',
+					businessId: { __rl: true, mode: 'id', value: home.id },
+					firstName: 'Grace',
+					lastName: 'Hopper',
+					skipExisting: true,
+				}),
+			]),
+			emptyFilter: chain('Get Many with Filters › Business added but not picked', [
+				START,
+				crm('Get Customers', {
+					resource: 'customer',
+					operation: 'getAll',
+					returnAll: true,
+					filters: { businessId: { __rl: true, mode: 'list', value: '' } },
+				}),
 			]),
 			getMany: chain('Get Many with a mistyped business', [
 				START,
@@ -299,8 +331,13 @@ describe('silent failures made visible in the editor (issue 26)', () => {
 			expect(ada).toContain(sandbox.businesses[0].id);
 			expect(alan).toContain('"outcome": "created"');
 			expect(grace).toMatch(/^"id": null/);
-			expect(grace).toContain('"outcome": "skippedNoMatchValue"');
-			expect(grace).toContain('"skipped": true');
+			expect(grace).toContain('"outcome": "notCreatedNoMatchValue"');
+			// Not "skipped": a branch on it never takes Grace for a customer who is already there.
+			expect(grace).toContain('"skipped": false');
+			expect(grace).toContain('"created": false');
+			expect(grace).toContain(
+				'"result": "Not created: the row has no email to look the customer up by"',
+			);
 			expect(created()).toHaveLength(2);
 			expect(sandbox.customers.some((c) => c.firstName === 'Grace')).toBe(false);
 		});
@@ -329,7 +366,7 @@ describe('silent failures made visible in the editor (issue 26)', () => {
 			// The mark travels with the record, so a later If can test it.
 			expect(text.match(/"_skipExisting"/g)).toHaveLength(3);
 			expect(text.match(/"outcome": "alreadyExists"/g)).toHaveLength(2);
-			expect(text).toContain('"outcome": "skippedNoMatchValue"');
+			expect(text).toContain('"outcome": "notCreatedNoMatchValue"');
 			// A String field of a plain Set node takes the skipped row's empty ID without an error.
 			expect(text).toContain('"customerId": null');
 		});
@@ -345,8 +382,34 @@ describe('silent failures made visible in the editor (issue 26)', () => {
 			expect(ada).toContain('"skipped": true');
 			expect(alan).toContain(`"id": "${ids[1]}"`);
 			expect(grace).toMatch(/^"id": null/);
-			expect(grace).toContain('"outcome": "skippedNoMatchValue"');
+			expect(grace).toContain('"outcome": "notCreatedNoMatchValue"');
 			expect(sandbox.customers.some((c) => c.firstName === 'Grace')).toBe(false);
+		});
+		await closeNdv();
+	});
+
+	it('2: as shipped, a row without an email is an error that says why and how to go on, and nothing is created', async () => {
+		await steps.run('no email as shipped', async () => {
+			const customers = sandbox.customers.length;
+			await openWorkflow('noEmail');
+			await openNode('Add Customer');
+			await executeStep();
+			await outputPanel().getByText(NO_EMAIL_ERROR).first().waitFor({ timeout: 60_000 });
+			await outputPanel().getByText(NO_EMAIL_ADVICE).first().waitFor();
+			expect(sandbox.customers).toHaveLength(customers);
+		});
+		await closeNdv();
+	});
+
+	it('1: Get Many with Filters › Business added but not picked is an error naming the filter, not every customer', async () => {
+		await steps.run('get many empty business filter', async () => {
+			await openWorkflow('emptyFilter');
+			await openNode('Get Customers');
+			sandbox.clearLog();
+			await executeStep();
+			await outputPanel().getByText(EMPTY_FILTER_ERROR).first().waitFor({ timeout: 60_000 });
+			await outputPanel().getByText(EMPTY_FILTER_ADVICE).first().waitFor();
+			expect(sandbox.requests.filter((r) => r.path === '/api/public/v1/customers')).toEqual([]);
 		});
 		await closeNdv();
 	});

@@ -42,7 +42,7 @@ async function ask(
 		throw inputError(
 			ctx,
 			`No business ${id} in this organization`,
-			`${where} names a business the API does not know. Pick the business from the list (From List) instead of typing its ID, or copy the ID again; if the ID is right, check that the credential's Organization ID is the organization the business belongs to.`,
+			`${where} names a business the API does not know. Pick the business from the list (From list) instead of typing its ID, or copy the ID again; if the ID is right, check that the credential's Organization ID is the organization the business belongs to.`,
 			itemIndex,
 		);
 	}

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, IPollFunctions } from 'n8n-workflow';
 import { inputError } from './errors';
 import { DEFAULT_PAGES_IN_PARALLEL, MAX_PAGES_IN_PARALLEL } from './listReader';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './transport';
@@ -12,6 +12,47 @@ export const MAX_LIMIT = 1_000_000;
  */
 export function trimmedText(value: unknown): string {
 	return typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+}
+
+/** The expression a parameter holds in the saved node ("={{ … }}"), or undefined when typed. */
+function expressionOf(ctx: IExecuteSingleFunctions | IPollFunctions, path: string): string | undefined {
+	let value: unknown = ctx.getNode().parameters;
+	for (const key of path.split('.')) {
+		value = value !== null && typeof value === 'object' ? (value as IDataObject)[key] : undefined;
+	}
+	if (value !== null && typeof value === 'object') value = (value as IDataObject).value;
+	const inner = typeof value === 'string' ? /^=\s*\{\{([\s\S]*)\}\}\s*$/.exec(value)?.[1] : undefined;
+	return inner?.trim() || undefined;
+}
+
+/**
+ * A value that must be one value, as an expression gave it. A list or an object is refused in
+ * words that say so: read as text it would be "empty" (wrong advice) or its JSON (wrong data).
+ */
+export function oneValue(
+	ctx: IExecuteSingleFunctions | IPollFunctions,
+	value: unknown,
+	label: string,
+	path: string,
+	itemIndex?: number,
+): unknown {
+	if (value === null || typeof value !== 'object') return value;
+	const expression = expressionOf(ctx, path);
+	if (Array.isArray(value)) {
+		const pick = expression ? `{{ ${expression}[0] }}` : 'adding [0] to the expression';
+		throw inputError(
+			ctx,
+			`${label} is a list of ${value.length} ${value.length === 1 ? 'value' : 'values'}, not one value`,
+			`${label} takes one value, and the expression gave a list. Pick one value, for example the first with ${pick}, or split the list into items first (Split Out node) to handle each value.`,
+			itemIndex,
+		);
+	}
+	throw inputError(
+		ctx,
+		`${label} is an object, not one value`,
+		`${label} takes one value, and the expression gave an object${expression ? ` ({{ ${expression} }})` : ''}. Pick the field you mean, for example {{ $json.customer.email }} rather than {{ $json.customer }}.`,
+		itemIndex,
+	);
 }
 
 function asNumber(value: unknown): number {
@@ -54,10 +95,8 @@ export function wantedItems(ctx: IExecuteSingleFunctions): number {
 
 /** A business ID as it goes into a path: trimmed, never empty and never a dot segment. */
 export function businessId(ctx: IExecuteSingleFunctions): string {
-	const raw = ctx.getNodeParameter('businessId', '', {
-		extractValue: true,
-	}) as unknown;
-	const id = trimmedText(raw);
+	const raw = ctx.getNodeParameter('businessId', '', { extractValue: true }) as unknown;
+	const id = trimmedText(oneValue(ctx, raw, 'Business', 'businessId', ctx.getItemIndex()));
 	if (id === '') {
 		throw inputError(
 			ctx,
@@ -85,7 +124,7 @@ export function requiredText(
 	label: string,
 ): string {
 	const raw = ctx.getNodeParameter(parameter, '') as unknown;
-	const text = trimmedText(raw);
+	const text = trimmedText(oneValue(ctx, raw, label, parameter, ctx.getItemIndex()));
 	if (text === '') {
 		throw inputError(
 			ctx,

@@ -17,7 +17,7 @@ import { inputError, reachedOf, transportError } from '../../shared/errors';
 import { runOperation, type OperationHandler } from '../../shared/operation';
 import { extractRecord } from '../../shared/output';
 import { apiReply } from '../../shared/transport';
-import { businessId, requiredText, retryPolicy } from '../../shared/validation';
+import { businessId, oneValue, requiredText, retryPolicy } from '../../shared/validation';
 
 const showOnlyForCreate = { resource: ['customer'], operation: ['create'] };
 
@@ -66,10 +66,15 @@ function customerBody(ctx: IExecuteSingleFunctions): IDataObject {
 		lastName: requiredText(ctx, 'lastName', 'Last Name'),
 	};
 	const additional = ctx.getNodeParameter('additionalFields', {}) as IDataObject;
-	const email = optionalText(additional.email);
-	if (email !== undefined) body.email = email;
-	const phone = optionalText(additional.phone);
-	if (phone !== undefined) body.phone = phone;
+	const itemIndex = ctx.getItemIndex();
+	for (const [field, label] of [
+		['email', 'Email'],
+		['phone', 'Phone'],
+	] as const) {
+		const path = `additionalFields.${field}`;
+		const value = optionalText(oneValue(ctx, additional[field], label, path, itemIndex));
+		if (value !== undefined) body[field] = value;
+	}
 
 	const custom = (
 		additional.customFields as {
@@ -175,8 +180,30 @@ export const SKIP_MARK = '_skipExisting';
 export type SkipOutcome =
 	| 'created'
 	| 'alreadyExists'
-	| 'skippedNoMatchValue'
+	| 'notCreatedNoMatchValue'
 	| 'createdNoMatchValue';
+
+/** The match value as a sentence names it. */
+const MATCH_VALUE_WORDS: Record<MatchKey, string> = {
+	email: 'email',
+	phone: 'phone number',
+	name: 'first and last name',
+};
+
+/** `_skipExisting.result`: the outcome in words for people who branch on it or read it. */
+export function skipResult(outcome: SkipOutcome, matchOn: MatchKey): string {
+	const value = MATCH_VALUE_WORDS[matchOn];
+	switch (outcome) {
+		case 'created':
+			return `Created: no customer with this ${value} was in the CRM`;
+		case 'alreadyExists':
+			return `Not created: a customer with this ${value} is already in the CRM`;
+		case 'notCreatedNoMatchValue':
+			return `Not created: the row has no ${value} to look the customer up by`;
+		case 'createdNoMatchValue':
+			return `Created without a check: the row has no ${value} to look the customer up by`;
+	}
+}
 
 /** What a Create that failed after it may have reached the API says (and what Skip Existing looks for). */
 const MAYBE_CREATED =
@@ -225,7 +252,7 @@ function skipExistingSettings(ctx: IExecuteSingleFunctions): SkipExisting | unde
 	const noMatchValue =
 		matchOn === 'name'
 			? 'error'
-			: choice(ctx, 'noMatchValue', 'Rows Without a Match Value', 'skip', [
+			: choice(ctx, 'noMatchValue', 'Rows Without a Match Value', 'error', [
 					'skip',
 					'create',
 					'error',
@@ -253,8 +280,11 @@ function marked(
 			ctx.getItemIndex(),
 		);
 	}
-	const skipped = outcome === 'alreadyExists' || outcome === 'skippedNoMatchValue';
-	return { ...record, [SKIP_MARK]: { skipped, outcome, matchOn } };
+	// skipped means one thing, "already there", so a branch on it never drops a row never created.
+	const skipped = outcome === 'alreadyExists';
+	const created = outcome === 'created' || outcome === 'createdNoMatchValue';
+	const result = skipResult(outcome, matchOn);
+	return { ...record, [SKIP_MARK]: { skipped, created, outcome, result, matchOn } };
 }
 
 /**
@@ -286,13 +316,13 @@ function withSkipExisting(create: OperationHandler): OperationHandler {
 		const what = MATCH_KEY_NAMES[matchOn];
 		if (key === '') {
 			if (noMatchValue === 'skip') {
-				return [marked(this, { id: null, ...body }, 'skippedNoMatchValue', matchOn)];
+				return [marked(this, { id: null, ...body }, 'notCreatedNoMatchValue', matchOn)];
 			}
 			if (noMatchValue === 'error') {
 				throw inputError(
 					this,
 					`${what} is empty, so the node cannot tell whether this customer already exists`,
-					`Give this row ${matchOn === 'email' ? 'an email' : 'a phone number'}, or choose under Rows Without a Match Value to skip such rows or to create them anyway (a re-run then creates them again).`,
+					`Give this row ${matchOn === 'email' ? 'an email' : 'a phone number'}. To go on with the other rows, set Settings › On Error to Continue (using error output): such rows then go to the error output. Or choose under Rows Without a Match Value to output such rows without creating them, or to create them anyway (a re-run then creates them again).`,
 					this.getItemIndex(),
 				);
 			}
@@ -509,7 +539,7 @@ export const customerCreateDescription: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to look the customer up first and, when it is already in the CRM, output the existing customer instead of adding it again, so that an import can safely run twice. Each item then carries _skipExisting.skipped: true when nothing was created. Costs one read of the whole customer list per execution, shared with Find (one request per 99 customers, however many rows).',
+			'Whether to look the customer up first and, when it is already in the CRM, output the existing customer instead of adding it again, so that an import can safely run twice. Each item then carries _skipExisting: skipped is true only when the customer was already there, created says whether this row created it, result says what happened in words. Costs one read of the whole customer list per execution, shared with Find (one request per 99 customers, however many rows).',
 		displayOptions: { show: showOnlyForCreate },
 	},
 	{
@@ -563,28 +593,28 @@ export const customerCreateDescription: INodeProperties[] = [
 		displayName: 'Rows Without a Match Value',
 		name: 'noMatchValue',
 		type: 'options',
-		default: 'skip',
+		default: 'error',
 		description: 'What to do with a row that has no email (or phone) to look the customer up by',
 		displayOptions: {
 			show: { ...showOnlyForCreate, skipExisting: [true], matchOn: ['email', 'phone'] },
 		},
 		options: [
 			{
-				name: 'Skip the Row',
+				name: 'Stop With an Error',
+				value: 'error',
+				description:
+					"Fail the row: it stops the node, or goes to the error output when Settings › On Error is Continue (using error output), so every row not created shows there",
+			},
+			{
+				name: 'Output the Row Without Creating It',
 				value: 'skip',
 				description:
-					'Create nothing and output the row with an empty ID, marked as skipped; a re-run never adds it twice',
+					'Create nothing and output the row with an empty ID, _skipExisting.created false and skipped false (it is not a customer who is already there)',
 			},
 			{
 				name: 'Create the Customer Anyway',
 				value: 'create',
 				description: 'A re-run adds the customer again',
-			},
-			{
-				name: 'Stop With an Error',
-				value: 'error',
-				description:
-					"Fail the row: it stops the node, or goes to the error output if the node's On Error setting says so",
 			},
 		],
 	},

@@ -1,4 +1,9 @@
-import type { IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IExecuteSingleFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+	NodeHint,
+} from 'n8n-workflow';
 import {
 	emailKey,
 	MATCH_KEY_NAMES,
@@ -9,6 +14,7 @@ import {
 import { findCustomers } from '../../shared/executionCustomers';
 import { inputError } from '../../shared/errors';
 import { runOperation } from '../../shared/operation';
+import { oneValue } from '../../shared/validation';
 
 const showOnlyForFind = { resource: ['customer'], operation: ['find'] };
 
@@ -25,12 +31,14 @@ function matchKind(ctx: IExecuteSingleFunctions): MatchKey {
 
 /** The normalised key this item looks for; an empty one is refused, since it matches nothing. */
 function searchKey(ctx: IExecuteSingleFunctions, kind: MatchKey): string {
+	const read = (name: string, label: string) =>
+		oneValue(ctx, ctx.getNodeParameter(name, ''), label, name, ctx.getItemIndex());
 	const key =
 		kind === 'email'
-			? emailKey(ctx.getNodeParameter('email', ''))
+			? emailKey(read('email', 'Email'))
 			: kind === 'phone'
-				? phoneKey(ctx.getNodeParameter('phone', ''))
-				: nameKey(ctx.getNodeParameter('firstName', ''), ctx.getNodeParameter('lastName', ''));
+				? phoneKey(read('phone', 'Phone'))
+				: nameKey(read('firstName', 'First Name'), read('lastName', 'Last Name'));
 	if (key !== '') return key;
 	const what = MATCH_KEY_NAMES[kind];
 	throw inputError(
@@ -82,6 +90,22 @@ export const customerFindOperation: INodePropertyOptions = {
 		},
 	},
 };
+
+/**
+ * Shown in the output pane after a Find with Output Nothing: n8n's own advice there, Settings ›
+ * Always Output Data, adds one empty item only when no item found anyone, not find-else-create.
+ */
+export const findHints: NodeHint[] = [
+	{
+		message:
+			'Want to create the customers that Find does not find? Set <b>When Nothing Matches</b> to <b>Output a Not-Found Item</b>: each input item that finds no one then outputs {"found": false}, which an If node can send on to a Create. Settings › Always Output Data does not do this.',
+		type: 'info',
+		location: 'outputPane',
+		whenToDisplay: 'afterExecution',
+		displayCondition:
+			'={{ ($parameter["resource"] ?? "customer") === "customer" && $parameter["operation"] === "find" && $parameter["whenNothingMatches"] !== "notFoundItem" }}',
+	},
+];
 
 export const customerFindDescription: INodeProperties[] = [
 	{

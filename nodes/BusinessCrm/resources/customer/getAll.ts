@@ -8,12 +8,32 @@ import { checkBusiness } from '../../shared/businessCheck';
 import { businessIdLocator, returnAllAndLimit } from '../../shared/descriptions';
 import { CUSTOMER_LIST, readWhole } from '../../shared/listReader';
 import { runOperation } from '../../shared/operation';
-import { pagesInParallel, retryPolicy, trimmedText, wantedItems } from '../../shared/validation';
+import { inputError } from '../../shared/errors';
+import {
+	oneValue,
+	pagesInParallel,
+	retryPolicy,
+	trimmedText,
+	wantedItems,
+} from '../../shared/validation';
 
-/** Filters › Business, trimmed; undefined when not set. */
+/**
+ * Filters › Business, trimmed; undefined when the filter is not added. An added filter that
+ * gives no ID is refused: read as "no filter" it would output every business's customers.
+ */
 function businessFilter(ctx: IExecuteSingleFunctions): string | undefined {
-	const id = trimmedText(ctx.getNodeParameter('filters.businessId', '', { extractValue: true }));
-	return id === '' ? undefined : id;
+	const filters = ctx.getNodeParameter('filters', {}) as IDataObject;
+	if (!('businessId' in filters)) return undefined;
+	const itemIndex = ctx.getItemIndex();
+	const raw = ctx.getNodeParameter('filters.businessId', '', { extractValue: true });
+	const id = trimmedText(oneValue(ctx, raw, 'Filters › Business', 'filters.businessId', itemIndex));
+	if (id !== '') return id;
+	throw inputError(
+		ctx,
+		'Filters › Business is empty, so the node would read the customers of every business',
+		'Pick a business under Filters › Business or enter its ID. To read the customers of every business, remove the filter. When the ID comes from an expression, check that the expression gives a value for this item.',
+		itemIndex,
+	);
 }
 
 function ofBusiness(customer: IDataObject, id: string): boolean {

@@ -1,0 +1,13 @@
+import { skipResult, type SkipOutcome } from '../../nodes/BusinessCrm/resources/customer/create';
+import type { MatchKey } from '../../nodes/BusinessCrm/shared/customerIndex';
+
+/** The `_skipExisting` mark that Skip if the Customer Already Exists puts beside a record. */
+export function skipMark(outcome: SkipOutcome, matchOn: MatchKey = 'email') {
+	return {
+		skipped: outcome === 'alreadyExists',
+		created: outcome === 'created' || outcome === 'createdNoMatchValue',
+		outcome,
+		result: skipResult(outcome, matchOn),
+		matchOn,
+	};
+}
