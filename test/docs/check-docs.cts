@@ -37,6 +37,7 @@ const BASE_NODES: Record<string, number[]> = {
 	'n8n-nodes-base.manualTrigger': [1],
 	'n8n-nodes-base.code': [2],
 	'n8n-nodes-base.noOp': [1],
+	'n8n-nodes-base.if': [2],
 	'n8n-nodes-base.limit': [1],
 	'n8n-nodes-base.convertToFile': [1.1],
 	'n8n-nodes-base.set': [3.4],

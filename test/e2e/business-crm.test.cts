@@ -18,6 +18,7 @@ import {
 } from './n8n.cjs';
 import { behaviourOf } from './versions.cjs';
 import { exampleWorkflow, prepareN8n, withNode } from './workflows.cjs';
+import { skipMark } from '../helpers/skip-mark.cjs';
 
 const CUSTOMERS = '/api/public/v1/customers';
 
@@ -72,14 +73,18 @@ describe('Business CRM in a real n8n', () => {
 		});
 		expect(created.id).toMatch(/^cust_/);
 
+		expect(nodeOutput(run, 'Find Customer')).toEqual([created]);
+
 		const all = nodeOutput(run, 'All Customers');
 		expect(all).toHaveLength(customersBefore + 1);
 		expect(all.map((c) => c.id)).toEqual(sandbox.customers.map((c) => c.id));
 		expect(all.filter((c) => c.id === created.id)).toHaveLength(1);
 		const pages = sandbox.requests.filter((r) => r.path === CUSTOMERS);
-		// Pages of 100 overlap by one customer; after the first, 99 and 198 are read at once and
-		// may arrive in either order.
-		expect(pages.map((r) => Number(r.query.offset)).sort((a, b) => a - b)).toEqual([0, 99, 198]);
+		// Find and Get Many each read the list. Pages of 100 overlap by one customer; after the
+		// first, 99 and 198 are read at once and may arrive in either order.
+		expect(pages.map((r) => Number(r.query.offset)).sort((a, b) => a - b)).toEqual([
+			0, 0, 99, 99, 198, 198,
+		]);
 	});
 
 	it('feeds expressions from a previous node, and with "continue (using error output)" routes a refused row to the error output', async () => {
@@ -99,7 +104,7 @@ describe('Business CRM in a real n8n', () => {
 
 		// The example creates with Skip Existing by email: each item is the customer, marked.
 		const added = nodeOutput(run, 'Added').map((item) => {
-			expect(item._skipExisting).toEqual({ skipped: false, outcome: 'created', matchOn: 'email' });
+			expect(item._skipExisting).toEqual(skipMark('created', 'email'));
 			return item;
 		});
 		expect(added.map((c) => [c.firstName, c.company ?? null, c.businessId])).toEqual([
@@ -120,7 +125,7 @@ describe('Business CRM in a real n8n', () => {
 			// Without an email the node cannot tell whether the row was added before: not sent.
 			expect.objectContaining({
 				error:
-					'Email is empty, so the node cannot tell whether this customer already exists. Give this row an email, or choose under Rows Without a Match Value to skip such rows or to create them anyway (a re-run then creates them again).',
+					'Email is empty, so the node cannot tell whether this customer already exists. Give this row an email. To go on with the other rows, set Settings › On Error to Continue (using error output): such rows then go to the error output. Or choose under Rows Without a Match Value to output such rows without creating them, or to create them anyway (a re-run then creates them again).',
 				firstName: 'Edsger',
 			}),
 		]);

@@ -42,18 +42,20 @@ async function main(): Promise<number> {
 			const businesses = nodeOutput(run, 'List Businesses');
 			const [business] = nodeOutput(run, 'Get Business');
 			const [customer] = nodeOutput(run, 'Add Customer');
+			const found = nodeOutput(run, 'Find Customer');
 			const customers = nodeOutput(run, 'All Customers');
 			const pages = sandbox.requests.filter((request) => request.path === CUSTOMERS);
-			const found = customers.some((c) => c.id === customer.id);
+			const listed = customers.some((c) => c.id === customer.id);
 
 			console.log(`
 Business CRM demo: n8n ${target.version}, workflow examples/demo-business-crm.json
   List Businesses  ${businesses.length} businesses: ${businesses.map((b) => b.name).join(', ')}
   Get Business     ${String(business.name)} (${String(business.id)})
   Add Customer     ${String(customer.firstName)} ${String(customer.lastName)} added, id ${String(customer.id)}
-  All Customers    ${customers.length} customers read with Return All in ${pages.length} pages (offsets ${pages.map((p) => p.query.offset).join(', ')})${found ? ', the new customer among them' : ''}
+  Find Customer    ${found.length} customer with ${String(customer.email)}: ${found.map((c) => String(c.id)).join(', ')}
+  All Customers    ${customers.length} customers read with Return All${listed ? ', the new customer among them' : ''} (Find and Get Many read ${pages.length} pages of the list in all)
 Done in ${Math.round((Date.now() - started) / 1000)} s; n8n, the sandbox and the temporary n8n folder are gone.`);
-			return found ? 0 : 1;
+			return listed && found.some((c) => c.id === customer.id) ? 0 : 1;
 		} finally {
 			folder.remove();
 		}

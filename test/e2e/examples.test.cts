@@ -84,13 +84,22 @@ describeOnPin('the example workflows, run as shipped in a real n8n', () => {
 		]);
 	});
 
-	it('add-customers-from-rows adds its two rows to the first business, and a second run adds nobody', async () => {
+	it('add-customers-from-rows adds its two rows with an email, sends the one without to Not Added, and a second run adds nobody', async () => {
 		const firstBusiness = sandbox.businesses[0].id;
 		const before = sandbox.customers.length;
 
 		const run = await runExample('add-customers-from-rows.json');
 		expect(nodeOutput(run, 'Added')).toHaveLength(2);
-		expect(run.data.resultData.runData['Not Added']).toBeUndefined();
+		expect(run.data.resultData.runData['Already There']).toBeUndefined();
+		// The row without an email is not created and not taken for a customer already there.
+		expect(nodeOutput(run, 'Not Added')).toEqual([
+			expect.objectContaining({
+				firstName: 'Edsger',
+				error: expect.stringMatching(
+					/^Email is empty, so the node cannot tell whether this customer already exists\. /,
+				) as unknown,
+			}),
+		]);
 		expect(added()).toHaveLength(2);
 		// n8n sends a declarative node's items at the same time, so the CRM may hold them in either
 		// order; the node's output keeps the rows' order.
@@ -107,10 +116,15 @@ describeOnPin('the example workflows, run as shipped in a real n8n', () => {
 			['Alan', 'Turing', 'alan@example.com', firstBusiness],
 		]);
 
-		// Skip Existing (email) is on: the rows are found, nothing is created again.
+		// Skip Existing (email) is on: the rows are found and go to Already There, none is created.
 		sandbox.clearLog();
 		const again = await runExample('add-customers-from-rows.json');
-		expect(nodeOutput(again, 'Added')).toHaveLength(2);
+		expect(nodeOutput(again, 'Already There').map((c) => c.email)).toEqual([
+			'ada@example.com',
+			'alan@example.com',
+		]);
+		expect(again.data.resultData.runData.Added).toBeUndefined();
+		expect(nodeOutput(again, 'Not Added').map((row) => row.firstName)).toEqual(['Edsger']);
 		expect(added()).toHaveLength(0);
 		expect(sandbox.customers).toHaveLength(before + 2);
 	});
@@ -124,6 +138,7 @@ describeOnPin('the example workflows, run as shipped in a real n8n', () => {
 			lastName: 'Hopper',
 			businessId: sandbox.businesses[0].id,
 		});
+		expect(nodeOutput(run, 'Find Customer').map((c) => c.id)).toEqual([customer.id]);
 		expect(nodeOutput(run, 'All Customers').map((c) => c.id)).toContain(customer.id);
 		expect(added()).toHaveLength(1);
 	});
