@@ -1238,6 +1238,59 @@ export async function activateWorkflow(
 	}
 }
 
+/** Unpublishes (deactivates) a workflow as the editor does: POST /deactivate, or on older n8n a PATCH. */
+export async function deactivateWorkflow(
+	url: string,
+	session: Session,
+	workflowId: string,
+): Promise<void> {
+	const route = await fetch(`${url}/rest/workflows/${workflowId}/deactivate`, {
+		method: 'POST',
+		headers: { cookie: session.cookie, 'content-type': 'application/json' },
+		body: JSON.stringify({}),
+	});
+	if (route.status === 404) {
+		const { versionId } = await rest<{ versionId: string }>(
+			url,
+			session,
+			'GET',
+			`/workflows/${workflowId}`,
+		);
+		await rest(url, session, 'PATCH', `/workflows/${workflowId}`, { versionId, active: false });
+		return;
+	}
+	if (!route.ok) {
+		throw new Error(
+			`POST /rest/workflows/${workflowId}/deactivate: ${route.status} ${await route.text()}`,
+		);
+	}
+}
+
+/**
+ * Saves an edit of a workflow as the editor's Save does: the workflow's name, nodes, connections
+ * and settings with its versionId, and no static data (the editor does not send the trigger's).
+ */
+export async function saveEdit(
+	url: string,
+	session: Session,
+	workflowId: string,
+	edit: (nodes: Array<Record<string, unknown>>) => Array<Record<string, unknown>>,
+): Promise<void> {
+	const current = await rest<WorkflowJson & { versionId: string; settings?: unknown }>(
+		url,
+		session,
+		'GET',
+		`/workflows/${workflowId}`,
+	);
+	await rest(url, session, 'PATCH', `/workflows/${workflowId}`, {
+		name: current.name,
+		nodes: edit(current.nodes),
+		connections: current.connections,
+		settings: current.settings,
+		versionId: current.versionId,
+	});
+}
+
 export interface CredentialTestResult {
 	status: 'OK' | 'Error';
 	message: string;
