@@ -9,9 +9,11 @@
 import { startSandbox, type Sandbox, type SandboxCustomer } from '../sandbox/server.cjs';
 import {
 	activateWorkflow,
+	deactivateWorkflow,
 	e2eVersion,
 	importWorkflow,
 	rest,
+	saveEdit,
 	setupOwner,
 	startN8n,
 	type RunningN8n,
@@ -228,6 +230,34 @@ describe('Business CRM Trigger in a real n8n', () => {
 			expect(requests.slice(1).every(([offset, status]) => offset === 128 && status === 200)).toBe(
 				true,
 			);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		'customers added while the workflow was unpublished, and around an edit, are emitted by the first poll after it is published again, once',
+		async () => {
+			// Whatever ran before, the workflow is published and its trigger has its state.
+			const before = (await executions()).length;
+			await deactivateWorkflow(n8n!.url, session, workflowId);
+			const whileOff = sandbox.addCustomers(2);
+			await saveEdit(n8n!.url, session, workflowId, (nodes) =>
+				nodes.map((node) =>
+					node.name === TRIGGER ? node : { ...node, notes: 'Edited while unpublished' },
+				),
+			);
+			const afterEdit = sandbox.addCustomers(1);
+			sandbox.clearLog();
+			await activateWorkflow(n8n!.url, session, workflowId);
+
+			const seen = await waitForExecutions(before + 1);
+			expect(seen).toHaveLength(before + 1);
+			expect(output(seen[before], TRIGGER)).toEqual([...whileOff, ...afterEdit]);
+			// Not a first activation: the state was kept, so no whole read of the list.
+			expect(takeListRequests().every(([offset]) => offset > 0)).toBe(true);
+			// n8n polls once on activation; one more poll shows nothing is emitted twice.
+			await sleep(pollEveryMs + 1_000);
+			expect(await executions()).toHaveLength(before + 1);
 		},
 		TEST_TIMEOUT_MS,
 	);
