@@ -7,7 +7,10 @@
 import type { Locator, Page } from 'playwright-core';
 
 import { startSandbox, type Sandbox } from '../sandbox/server.cjs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
+	REPO_ROOT,
 	createUserFolder,
 	e2eTarget,
 	ensureN8n,
@@ -243,6 +246,27 @@ describe('the editor journey', () => {
 			await fillCredential(sandbox.otherOrgApiKey);
 			await expectCredentialFailure(modalTexts.otherOrganizationKey);
 		});
+		// What the README says the credential test shows for an invisible character: n8n's
+		// words, not the node's (the node names the character when it runs).
+		const invisible = '\u200b';
+		if (modalTexts.invisibleInBaseUrl !== undefined) {
+			const shown = modalTexts.invisibleInBaseUrl;
+			await steps.run('credential invisible character in base url', async () => {
+				sandbox.clearLog();
+				await fillCredential(sandbox.apiKey, `${sandbox.url}${invisible}`);
+				await expectCredentialFailure(shown);
+				expect(sandbox.requests).toEqual([]);
+			});
+		}
+		if (modalTexts.invisibleInKey !== undefined) {
+			const shown = modalTexts.invisibleInKey;
+			await steps.run('credential invisible character in key', async () => {
+				sandbox.clearLog();
+				await fillCredential(`${sandbox.apiKey}${invisible}`);
+				await expectCredentialFailure(shown);
+				expect(sandbox.requests).toEqual([]);
+			});
+		}
 		await steps.run('credential right key', async () => {
 			await fillCredential(sandbox.apiKey);
 			// 2.8.4 shows the success in the modal; 2.40.7 closes the modal at once and the node
@@ -482,5 +506,70 @@ describe('the editor journey', () => {
 				sandbox.resetFaults();
 			}
 		});
+	});
+
+	it("imports every example from a workflow's … menu, Import from file..., as the README says: each sticky note shows its whole text, over no node, and no node sits under the Execute workflow button", async () => {
+		const examples = readdirSync(join(REPO_ROOT, 'examples')).filter((f) => f.endsWith('.json'));
+		for (const file of examples.sort()) {
+			await steps.run(`import ${file.replace(/\.json$/, '')}`, async () => {
+				await page.goto(`${n8n.url}/workflow/new`);
+				await page.locator('[data-test-id="workflow-menu"]').click();
+				// The menu item as the README names it.
+				const item = page.getByText('Import from file...', { exact: true });
+				const chooser = page.waitForEvent('filechooser');
+				await item.click();
+				await (await chooser).setFiles(join(REPO_ROOT, 'examples', file));
+				const { nodes } = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', file), 'utf8')) as {
+					nodes: Array<{ name: string; type: string }>;
+				};
+				const shown = nodes.filter((node) => !node.type.endsWith('stickyNote'));
+				await page
+					.locator('[data-test-id="canvas-node"]')
+					.nth(shown.length - 1)
+					.waitFor();
+				await page.locator('[data-test-id="sticky"]').first().waitFor();
+				// As a user sees it after Zoom to Fit, once the canvas stops moving.
+				await page.locator('[data-test-id="zoom-to-fit"]').click();
+				const pane = page.locator('.vue-flow__transformationpane');
+				let previous: string | null = null;
+				for (let check = 0; check < 20; check++) {
+					await page.waitForTimeout(250);
+					const now = await pane.getAttribute('style');
+					if (now === previous) break;
+					previous = now;
+				}
+				const layout = await page.evaluate(() => {
+					const box = (el: Element) => {
+						const r = el.getBoundingClientRect();
+						return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+					};
+					const stickies = Array.from(document.querySelectorAll('[data-test-id="sticky"]')).map(
+						(el) => {
+							const texts = Array.from(el.querySelectorAll('p, li, h1, h2, h3, h4'));
+							const last = texts[texts.length - 1];
+							return { box: box(el), textBottom: last ? last.getBoundingClientRect().bottom : 0 };
+						},
+					);
+					const nodes = Array.from(document.querySelectorAll('[data-test-id="canvas-node"]'))
+						.filter((el) => el.querySelector('[data-test-id="sticky"]') === null)
+						.map((el) => ({ name: el.textContent ?? '', box: box(el) }));
+					const button = document.querySelector('[data-test-id="execute-workflow-button"]');
+					return { stickies, nodes, button: button ? box(button) : undefined };
+				});
+				type Box = { left: number; top: number; right: number; bottom: number };
+				const overlap = (a: Box, b: Box) =>
+					a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+				for (const sticky of layout.stickies) {
+					expect(sticky.textBottom).toBeLessThanOrEqual(sticky.box.bottom);
+					expect(
+						layout.nodes.filter((node) => overlap(node.box, sticky.box)).map((n) => n.name),
+					).toEqual([]);
+				}
+				if (layout.button) {
+					const under = layout.nodes.filter((node) => overlap(node.box, layout.button!));
+					expect(under.map((node) => node.name)).toEqual([]);
+				}
+			});
+		}
 	});
 });

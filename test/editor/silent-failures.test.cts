@@ -277,8 +277,20 @@ describe('silent failures made visible in the editor (issue 26)', () => {
 			.or(outputPanel().getByText('"id"'))
 			.first()
 			.waitFor();
-		// One line per key and value, indented with no-break spaces: one space between words.
-		return (await outputPanel().innerText()).replace(/\s+/g, ' ');
+		// The JSON view draws only the lines in sight: a tall window shows every item's whole mark.
+		const size = page.viewportSize();
+		await page.setViewportSize({ width: 1440, height: 2400 });
+		try {
+			// Every item's mark ends with matchOn: the last item is drawn whole.
+			await outputPanel()
+				.getByText('"matchOn"')
+				.nth(items - 1)
+				.waitFor();
+			// One line per key and value, indented with no-break spaces: one space between words.
+			return (await outputPanel().innerText()).replace(/\s+/g, ' ');
+		} finally {
+			if (size) await page.setViewportSize(size);
+		}
 	}
 
 	/** The JSON view's text, item by item: each item starts at its `"id"` line. */

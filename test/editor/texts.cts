@@ -10,6 +10,13 @@ export interface CredentialModalTexts {
 	wrongKey: string;
 	/** Under the failure, for a valid key of another organization (HTTP 403); a substring. */
 	otherOrganizationKey: string;
+	/**
+	 * Under the failure, for a Base URL with a zero-width space pasted after it, and for a key
+	 * with one: n8n runs the test, not the node, so its checks and words do not apply there (the
+	 * README says so). Seen on 2.8.4; unset where not yet seen.
+	 */
+	invisibleInBaseUrl?: string;
+	invisibleInKey?: string;
 }
 
 /**
@@ -23,6 +30,8 @@ export const CREDENTIAL_MODAL: Record<string, CredentialModalTexts> = {
 		failure: 'Couldn’t connect with these settings',
 		wrongKey: 'Authorization failed - please check your credentials',
 		otherOrganizationKey: 'Forbidden - perhaps check your credentials?',
+		invisibleInBaseUrl: 'Invalid URL',
+		invisibleInKey: 'Invalid character in header content ["X-API-Key"]',
 	},
 	'2.40.7': {
 		success: 'Connection tested successfully',
