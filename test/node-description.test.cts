@@ -35,6 +35,22 @@ function node(parameters: INode['parameters']): INode {
 	};
 }
 
+/** An expression of the description (subtitle, hint condition) as n8n evaluates it for a node. */
+function evaluate(expression: string, parameters: INode['parameters']): unknown {
+	const crm = node(parameters);
+	const workflow = new Workflow({
+		nodes: [crm],
+		connections: {},
+		active: false,
+		nodeTypes: {
+			getByName: () => nodeType,
+			getByNameAndVersion: () => nodeType,
+			getKnownTypes: () => ({}),
+		},
+	});
+	return workflow.expression.getSimpleParameterValue(crm, expression, 'internal', {});
+}
+
 function property(name: string, operation?: string): INodeProperties {
 	const found = description.properties.find(
 		(p) =>
@@ -99,25 +115,8 @@ describe('node description', () => {
 	});
 
 	it('shows the operation and resource on the canvas by their display names, as n8n asks', () => {
-		const subtitle = (resource: string, operation: string) => {
-			const crm = node({ resource, operation });
-			const workflow = new Workflow({
-				nodes: [crm],
-				connections: {},
-				active: false,
-				nodeTypes: {
-					getByName: () => nodeType,
-					getByNameAndVersion: () => nodeType,
-					getKnownTypes: () => ({}),
-				},
-			});
-			return workflow.expression.getSimpleParameterValue(
-				crm,
-				description.subtitle as string,
-				'internal',
-				{},
-			);
-		};
+		const subtitle = (resource: string, operation: string) =>
+			evaluate(description.subtitle as string, { resource, operation });
 		expect(subtitle('customer', 'getAll')).toBe('Get Many: Customer');
 		expect(subtitle('customer', 'create')).toBe('Create: Customer');
 		expect(subtitle('customer', 'find')).toBe('Find: Customer');
@@ -127,33 +126,16 @@ describe('node description', () => {
 
 	it('after a Find with Output Nothing, points at Output a Not-Found Item in the output pane', () => {
 		const [hint] = description.hints ?? [];
-		const shown = (parameters: INode['parameters']) => {
-			const crm = node(parameters);
-			const workflow = new Workflow({
-				nodes: [crm],
-				connections: {},
-				active: false,
-				nodeTypes: {
-					getByName: () => nodeType,
-					getByNameAndVersion: () => nodeType,
-					getKnownTypes: () => ({}),
-				},
-			});
-			return workflow.expression.getSimpleParameterValue(
-				crm,
-				hint.displayCondition as string,
-				'internal',
-				{},
-			);
-		};
+		const shown = (parameters: INode['parameters']) =>
+			evaluate(hint.displayCondition as string, parameters);
 		expect(description.hints).toHaveLength(1);
 		expect(hint).toMatchObject({ location: 'outputPane', whenToDisplay: 'afterExecution' });
 		expect(hint.message).toContain('<b>Output a Not-Found Item</b>');
 		expect(shown({ resource: 'customer', operation: 'find' })).toBe(true);
 		expect(shown({ operation: 'find', whenNothingMatches: 'nothing' })).toBe(true);
-		expect(shown({ resource: 'customer', operation: 'find', whenNothingMatches: 'notFoundItem' })).toBe(
-			false,
-		);
+		expect(
+			shown({ resource: 'customer', operation: 'find', whenNothingMatches: 'notFoundItem' }),
+		).toBe(false);
 		expect(shown({ resource: 'customer', operation: 'getAll' })).toBe(false);
 		expect(shown({ resource: 'business', operation: 'find' })).toBe(false);
 	});

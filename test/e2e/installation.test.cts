@@ -27,7 +27,7 @@ import {
 	type N8nInstall,
 	type UserFolder,
 } from './n8n.cjs';
-import { EXAMPLE_CREDENTIAL_ID, exampleWorkflow } from './workflows.cjs';
+import { exampleWorkflow, sandboxCredential } from './workflows.cjs';
 
 const NODE_TYPE = 'n8n-nodes-business-crm.businessCrm';
 const VARIABLE = 'N8N_UNVERIFIED_PACKAGES_ENABLED';
@@ -104,18 +104,7 @@ describe('installing from a clone, as the README says', () => {
 			],
 			{ cwd: nodes, env: cleanEnv(), timeoutMs: 120_000 },
 		);
-		await importCredentials(folder, [
-			{
-				id: EXAMPLE_CREDENTIAL_ID,
-				name: 'Business CRM account',
-				type: 'businessCrmApi',
-				data: {
-					baseUrl: sandbox.url,
-					apiKey: sandbox.apiKey,
-					organizationId: sandbox.organizationId,
-				},
-			},
-		]);
+		await importCredentials(folder, [sandboxCredential(sandbox)]);
 		return folder;
 	}
 

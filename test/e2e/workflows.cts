@@ -43,6 +43,20 @@ export function withNode(
 	};
 }
 
+/** The Business CRM credential for the sandbox, under the id the examples use. */
+export function sandboxCredential(sandbox: Sandbox): CredentialInput {
+	return {
+		id: EXAMPLE_CREDENTIAL_ID,
+		name: 'Business CRM account',
+		type: 'businessCrmApi',
+		data: {
+			baseUrl: sandbox.url,
+			apiKey: sandbox.apiKey,
+			organizationId: sandbox.organizationId,
+		},
+	};
+}
+
 export interface PreparedN8n {
 	/** The n8n version under test (e2eTarget). */
 	version: string;
@@ -68,16 +82,7 @@ export async function prepareN8n(
 	const folder = await createUserFolder(await ensureN8n(target), { port: options.port });
 	await installPackage(folder, await packPackage());
 	const [credential, ...rest] = await importCredentials(folder, [
-		{
-			id: EXAMPLE_CREDENTIAL_ID,
-			name: 'Business CRM account',
-			type: 'businessCrmApi',
-			data: {
-				baseUrl: sandbox.url,
-				apiKey: sandbox.apiKey,
-				organizationId: sandbox.organizationId,
-			},
-		},
+		sandboxCredential(sandbox),
 		...others,
 	]);
 	return { version: target.version ?? '', folder, credential, others: rest };

@@ -24,6 +24,7 @@ import {
 	type Session,
 	type UserFolder,
 } from '../e2e/n8n.cjs';
+import { sandboxCredential } from '../e2e/workflows.cjs';
 import {
 	expandNodeCreatorCategory,
 	launchBrowser,
@@ -208,15 +209,8 @@ describe('the Community Nodes panel', () => {
 
 	it('shows the node in the nodes panel without a restart, and it runs', async () => {
 		// n8n is the process beforeAll started: nothing here restarts it.
-		await rest(n8n.url, session, 'POST', '/credentials', {
-			name: 'Business CRM account',
-			type: 'businessCrmApi',
-			data: {
-				baseUrl: sandbox.url,
-				apiKey: sandbox.apiKey,
-				organizationId: sandbox.organizationId,
-			},
-		});
+		const { name, type, data } = sandboxCredential(sandbox);
+		await rest(n8n.url, session, 'POST', '/credentials', { name, type, data });
 		await steps.run('installed node in the nodes panel', async () => {
 			await findTheNode(await shownDescription(false));
 		});
