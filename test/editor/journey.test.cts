@@ -514,10 +514,16 @@ describe('the editor journey', () => {
 			await steps.run(`import ${file.replace(/\.json$/, '')}`, async () => {
 				await page.goto(`${n8n.url}/workflow/new`);
 				await page.locator('[data-test-id="workflow-menu"]').click();
-				// The menu item as the README names it.
+				// The menu items as the README names them: one item on 2.8.4, a submenu on 2.41.
 				const item = page.getByText('Import from file...', { exact: true });
+				const submenu = page.getByText('Import', { exact: true });
+				await item.or(submenu).first().waitFor();
 				const chooser = page.waitForEvent('filechooser');
-				await item.click();
+				if (await item.isVisible()) await item.click();
+				else {
+					await submenu.hover();
+					await page.getByText('From file', { exact: true }).click();
+				}
 				await (await chooser).setFiles(join(REPO_ROOT, 'examples', file));
 				const { nodes } = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', file), 'utf8')) as {
 					nodes: Array<{ name: string; type: string }>;

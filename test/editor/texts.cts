@@ -33,6 +33,14 @@ export const CREDENTIAL_MODAL: Record<string, CredentialModalTexts> = {
 		invisibleInBaseUrl: 'Invalid URL',
 		invisibleInKey: 'Invalid character in header content ["X-API-Key"]',
 	},
+	'2.41.1': {
+		success: 'Connection tested successfully',
+		failure: 'Couldn’t connect with these settings',
+		wrongKey: 'The API rejected the API key (HTTP 401',
+		otherOrganizationKey: 'The API key is valid but not allowed here (HTTP 403)',
+		invisibleInBaseUrl: 'ERR_INVALID_URL',
+		// No invisibleInKey: on 2.41.1 the test of a key with a zero-width space at its end passed.
+	},
 	'2.40.7': {
 		success: 'Connection tested successfully',
 		failure: 'Couldn’t connect with these settings',
