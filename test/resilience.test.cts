@@ -260,6 +260,8 @@ describe('Resilience', () => {
 	describe('429: waits as the API asks, within Max Retries and Max Total Wait', () => {
 		const time = useFastClock(20);
 		it('waits the retryAfter of the body (seconds, here 0.2) before each retry', async () => {
+			// Bounded from above: at 20 times, 45 ms of a busy machine's delay would pass the bound.
+			time.only(4);
 			sandbox.setFaults({ rateLimitBurst: { count: 2, retryAfter: 0.2 } });
 			const { items, error } = await getBusiness();
 			expect(error).toBeUndefined();
@@ -278,6 +280,8 @@ describe('Resilience', () => {
 		});
 
 		it('waits the Retry-After header when the body has no retryAfter', async () => {
+			// Bounded from above: at 20 times, 45 ms of a busy machine's delay would pass the bound.
+			time.only(4);
 			sandbox.setFaults({
 				rateLimitBurst: { count: 2, retryAfter: 1, retryAfterHeader: true, omitRetryAfter: true },
 			});
@@ -292,6 +296,8 @@ describe('Resilience', () => {
 		});
 
 		it('backs off 1 s, then 2 s when the reply says nothing about waiting', async () => {
+			// Bounded from above: at 20 times, 45 ms of a busy machine's delay would pass the bound.
+			time.only(4);
 			sandbox.setFaults({ rateLimitBurst: { count: 2, omitRetryAfter: true } });
 			const { error } = await getBusiness();
 			expect(error).toBeUndefined();
