@@ -509,3 +509,47 @@ describe("pages read at once leave n8n's log clean", () => {
 		expect(warnings).toEqual([]);
 	});
 });
+
+describe("the item's Request Options reach the request, and a bad one is refused before anything is sent", () => {
+	const PROXY_HELP =
+		"Enter the proxy under Request Options › Proxy on the node's Settings tab as http://host:port (with user:password@ before the host if it needs them), or remove it.";
+	const getBusinesses = (requestOptions: INodeParameters) => ({
+		resource: 'business',
+		operation: 'getAll',
+		returnAll: true,
+		requestOptions,
+	});
+
+	it('a proxy address without a host: "The proxy is not valid" with the fix, and no request', async () => {
+		const { error } = await runNode({
+			credentials: credentialsFor(sandbox),
+			parameters: getBusinesses({ proxy: 'http://:8080' }),
+		});
+		expect(error?.message).toBe('The proxy is not valid');
+		expect(error?.description).toBe(PROXY_HELP);
+		expect(sandbox.requests).toEqual([]);
+	});
+
+	// n8n's RoutingNode checks these itself before the operation runs, with its own advice.
+	it.each([
+		['not an address', 'not a proxy', 'host'],
+		['an address without a port', 'http://127.0.0.1', 'port'],
+	])('a proxy that is %s is refused before anything is sent', async (_title, proxy, part) => {
+		const { error } = await runNode({
+			credentials: credentialsFor(sandbox),
+			parameters: getBusinesses({ proxy }),
+		});
+		expect(error?.message).toBe('The proxy is not valid');
+		expect(error?.description).toBe(`The proxy URL does not contain a valid value for "${part}"`);
+		expect(sandbox.requests).toEqual([]);
+	});
+
+	it("a Timeout of 0 is n8n's default, not a deadline already passed", async () => {
+		const { items, error } = await runNode({
+			credentials: credentialsFor(sandbox),
+			parameters: getBusinesses({ timeout: 0 }),
+		});
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(sandbox.businesses.length);
+	});
+});
