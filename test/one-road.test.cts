@@ -346,6 +346,9 @@ describe('a poll always ends, and the next one runs', () => {
 				expect(hung.error?.message).toBe(
 					'Read customers failed: the poll did not finish within 10 minutes',
 				);
+				expect((hung.error as { description?: string }).description).toBe(
+					'The Business CRM API answered too slowly to read the list in that time. Nothing was emitted or remembered; the next poll tries again.',
+				);
 				expect(JSON.stringify(trigger.nodeStaticData())).toBe(remembered);
 				hang = false;
 				served.push(sandbox.customers[3]);
