@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteSingleFunctions, IPollFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IGetNodeParameterOptions,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { inputError } from './errors';
 import { DEFAULT_PAGES_IN_PARALLEL, MAX_PAGES_IN_PARALLEL } from './listReader';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './transport';
@@ -15,13 +20,17 @@ export function trimmedText(value: unknown): string {
 }
 
 /** The expression a parameter holds in the saved node ("={{ … }}"), or undefined when typed. */
-function expressionOf(ctx: IExecuteSingleFunctions | IPollFunctions, path: string): string | undefined {
+function expressionOf(
+	ctx: IExecuteSingleFunctions | IPollFunctions,
+	path: string,
+): string | undefined {
 	let value: unknown = ctx.getNode().parameters;
 	for (const key of path.split('.')) {
 		value = value !== null && typeof value === 'object' ? (value as IDataObject)[key] : undefined;
 	}
 	if (value !== null && typeof value === 'object') value = (value as IDataObject).value;
-	const inner = typeof value === 'string' ? /^=\s*\{\{([\s\S]*)\}\}\s*$/.exec(value)?.[1] : undefined;
+	const inner =
+		typeof value === 'string' ? /^=\s*\{\{([\s\S]*)\}\}\s*$/.exec(value)?.[1] : undefined;
 	return inner?.trim() || undefined;
 }
 
@@ -53,6 +62,17 @@ export function oneValue(
 		`${label} takes one value, and the expression gave an object${expression ? ` ({{ ${expression} }})` : ''}. Pick the field you mean, for example {{ $json.customer.email }} rather than {{ $json.customer }}.`,
 		itemIndex,
 	);
+}
+
+/** A parameter that holds one text value (an ID, a name, an email), trimmed: see oneValue. */
+export function textParameter(
+	ctx: IExecuteSingleFunctions,
+	path: string,
+	label: string,
+	options?: IGetNodeParameterOptions,
+): string {
+	const raw = ctx.getNodeParameter(path, '', options) as unknown;
+	return trimmedText(oneValue(ctx, raw, label, path, ctx.getItemIndex()));
 }
 
 function asNumber(value: unknown): number {
@@ -95,8 +115,7 @@ export function wantedItems(ctx: IExecuteSingleFunctions): number {
 
 /** A business ID as it goes into a path: trimmed, never empty and never a dot segment. */
 export function businessId(ctx: IExecuteSingleFunctions): string {
-	const raw = ctx.getNodeParameter('businessId', '', { extractValue: true }) as unknown;
-	const id = trimmedText(oneValue(ctx, raw, 'Business', 'businessId', ctx.getItemIndex()));
+	const id = textParameter(ctx, 'businessId', 'Business', { extractValue: true });
 	if (id === '') {
 		throw inputError(
 			ctx,
@@ -123,8 +142,7 @@ export function requiredText(
 	parameter: string,
 	label: string,
 ): string {
-	const raw = ctx.getNodeParameter(parameter, '') as unknown;
-	const text = trimmedText(oneValue(ctx, raw, label, parameter, ctx.getItemIndex()));
+	const text = textParameter(ctx, parameter, label);
 	if (text === '') {
 		throw inputError(
 			ctx,

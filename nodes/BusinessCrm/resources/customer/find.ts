@@ -14,7 +14,7 @@ import {
 import { findCustomers } from '../../shared/executionCustomers';
 import { inputError } from '../../shared/errors';
 import { runOperation } from '../../shared/operation';
-import { oneValue } from '../../shared/validation';
+import { textParameter } from '../../shared/validation';
 
 const showOnlyForFind = { resource: ['customer'], operation: ['find'] };
 
@@ -31,8 +31,7 @@ function matchKind(ctx: IExecuteSingleFunctions): MatchKey {
 
 /** The normalised key this item looks for; an empty one is refused, since it matches nothing. */
 function searchKey(ctx: IExecuteSingleFunctions, kind: MatchKey): string {
-	const read = (name: string, label: string) =>
-		oneValue(ctx, ctx.getNodeParameter(name, ''), label, name, ctx.getItemIndex());
+	const read = (name: string, label: string) => textParameter(ctx, name, label);
 	const key =
 		kind === 'email'
 			? emailKey(read('email', 'Email'))

@@ -10,9 +10,9 @@ import { CUSTOMER_LIST, readWhole } from '../../shared/listReader';
 import { runOperation } from '../../shared/operation';
 import { inputError } from '../../shared/errors';
 import {
-	oneValue,
 	pagesInParallel,
 	retryPolicy,
+	textParameter,
 	trimmedText,
 	wantedItems,
 } from '../../shared/validation';
@@ -24,15 +24,13 @@ import {
 function businessFilter(ctx: IExecuteSingleFunctions): string | undefined {
 	const filters = ctx.getNodeParameter('filters', {}) as IDataObject;
 	if (!('businessId' in filters)) return undefined;
-	const itemIndex = ctx.getItemIndex();
-	const raw = ctx.getNodeParameter('filters.businessId', '', { extractValue: true });
-	const id = trimmedText(oneValue(ctx, raw, 'Filters › Business', 'filters.businessId', itemIndex));
+	const id = textParameter(ctx, 'filters.businessId', 'Filters › Business', { extractValue: true });
 	if (id !== '') return id;
 	throw inputError(
 		ctx,
 		'Filters › Business is empty, so the node would read the customers of every business',
 		'Pick a business under Filters › Business or enter its ID. To read the customers of every business, remove the filter. When the ID comes from an expression, check that the expression gives a value for this item.',
-		itemIndex,
+		ctx.getItemIndex(),
 	);
 }
 
