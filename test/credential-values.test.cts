@@ -1,5 +1,5 @@
 /** Which API keys and organization IDs the node sends as typed, and how it names the ones it cannot. */
-import { checkCredential, MIN_API_KEY_LENGTH } from '../nodes/BusinessCrm/shared/credential';
+import { checkCredential, MIN_API_KEY_LENGTH } from '../nodes/BusinessCrm/credential/credential';
 
 const BASE_URL = 'https://api.example.com';
 const check = (apiKey: unknown, organizationId: unknown = 'org_1') =>

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseBaseUrl } from '../nodes/BusinessCrm/shared/baseUrl';
+import { parseBaseUrl } from '../nodes/BusinessCrm/credential/baseUrl';
 import { startSandbox, type Sandbox } from './sandbox/server.cjs';
 import { runNode, testCredential } from './helpers/harness.cjs';
 

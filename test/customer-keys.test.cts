@@ -9,8 +9,8 @@ import {
 	phoneKey,
 	recordKey,
 	samePhone,
-} from '../nodes/BusinessCrm/shared/customerIndex';
-import { ExecutionCustomers, KeyTurns } from '../nodes/BusinessCrm/shared/executionCustomers';
+} from '../nodes/BusinessCrm/state/customerIndex';
+import { ExecutionCustomers, KeyTurns } from '../nodes/BusinessCrm/state/executionCustomers';
 
 describe('the same customer, to Find and Skip Existing', () => {
 	it('an email in another case or with spaces around it is the same email', () => {

@@ -1,6 +1,6 @@
-import { describeFailure, describeRedirect } from '../nodes/BusinessCrm/shared/failures';
-import { apiWords, redact } from '../nodes/BusinessCrm/shared/errors';
-import { invalidWait } from '../nodes/BusinessCrm/shared/transport';
+import { describeFailure, describeRedirect } from '../nodes/BusinessCrm/api/failures';
+import { apiWords, redact } from '../nodes/BusinessCrm/errors/errors';
+import { invalidWait } from '../nodes/BusinessCrm/api/transport';
 
 /** An error as axios raises it when a request's timeout passes. */
 function timedOut(): Error {

@@ -13,13 +13,13 @@ import packageJson from '../package.json';
 import { loadNodeType, NODE_TYPE, runNode } from './helpers/harness.cjs';
 import { startSandbox, type Sandbox } from './sandbox/server.cjs';
 import { credentialsFor } from './helpers/fixtures.cjs';
-import { DEFAULT_RETRY_POLICY } from '../nodes/BusinessCrm/shared/transport';
-import { DEFAULT_PAGES_IN_PARALLEL } from '../nodes/BusinessCrm/shared/listReader';
-import { businessIdLocator } from '../nodes/BusinessCrm/shared/descriptions';
+import { DEFAULT_RETRY_POLICY } from '../nodes/BusinessCrm/api/transport';
+import { DEFAULT_PAGES_IN_PARALLEL } from '../nodes/BusinessCrm/api/listReader';
+import { businessIdLocator } from '../nodes/BusinessCrm/params/descriptions';
 import { BusinessCrmTrigger } from '../nodes/BusinessCrmTrigger/BusinessCrmTrigger.node';
 import { TRIGGER_TYPE } from './helpers/poll-harness.cjs';
 import { BusinessCrmApi } from '../credentials/BusinessCrmApi.credentials';
-import { KEY_HELP } from '../nodes/BusinessCrm/shared/errors';
+import { KEY_HELP } from '../nodes/BusinessCrm/errors/errors';
 
 const nodeType = loadNodeType();
 const { description } = nodeType;

@@ -3,7 +3,7 @@ import {
 	extractRecord,
 	recordId,
 	type ListPage,
-} from '../nodes/BusinessCrm/shared/output';
+} from '../nodes/BusinessCrm/api/replyShapes';
 
 /** The page of a reply that must be understood. */
 function page(body: unknown): ListPage {

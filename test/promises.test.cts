@@ -10,8 +10,8 @@ import { BusinessCrmApi } from '../credentials/BusinessCrmApi.credentials';
 import { listBusinesses, runNode, type CrmCredentials } from './helpers/harness.cjs';
 import { byId } from './helpers/fixtures.cjs';
 import { startSandbox } from './sandbox/server.cjs';
-import { checkCredential } from '../nodes/BusinessCrm/shared/credential';
-import { requestedWaitMs } from '../nodes/BusinessCrm/shared/transport';
+import { checkCredential } from '../nodes/BusinessCrm/credential/credential';
+import { requestedWaitMs } from '../nodes/BusinessCrm/api/transport';
 
 // Only this test's own API accepts it.
 const KEY = ['test', 'key', '0123456789'].join('-');

@@ -1,4 +1,4 @@
-import { backoffMs, requestedWaitMs } from '../nodes/BusinessCrm/shared/transport';
+import { backoffMs, requestedWaitMs } from '../nodes/BusinessCrm/api/transport';
 
 const reply = (body: unknown, headers: Record<string, unknown> = {}) => ({
 	statusCode: 429,

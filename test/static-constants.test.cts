@@ -6,11 +6,11 @@
 import dns from 'node:dns';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkCredential } from '../nodes/BusinessCrm/shared/credential';
-import { describeFailure } from '../nodes/BusinessCrm/shared/failures';
-import { Pacer } from '../nodes/BusinessCrm/shared/pacing';
-import { redact } from '../nodes/BusinessCrm/shared/redaction';
-import { LIST_SEARCH_TIMEOUT_MS } from '../nodes/BusinessCrm/shared/requestSettings';
+import { checkCredential } from '../nodes/BusinessCrm/credential/credential';
+import { describeFailure } from '../nodes/BusinessCrm/api/failures';
+import { Pacer } from '../nodes/BusinessCrm/api/pacing';
+import { redact } from '../nodes/BusinessCrm/errors/redaction';
+import { LIST_SEARCH_TIMEOUT_MS } from '../nodes/BusinessCrm/api/requestSettings';
 import { runNode, testCredential, type CrmCredentials } from './helpers/harness.cjs';
 import { byId } from './helpers/fixtures.cjs';
 import { useFastClock } from './helpers/clock.cjs';

@@ -8,8 +8,8 @@ import { searchBusinesses } from './listSearch/searchBusinesses';
 import { businessDescription } from './resources/business';
 import { customerDescription } from './resources/customer';
 import { findHints } from './resources/customer/find';
-import { retryOptions } from './shared/descriptions';
-import { displayNameSubtitle } from './shared/subtitle';
+import { retryOptions } from './params/descriptions';
+import { displayNameSubtitle } from './params/subtitle';
 
 const PROPERTIES: INodeProperties[] = [
 	{

@@ -6,11 +6,11 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 import { searchBusinesses } from '../BusinessCrm/listSearch/searchBusinesses';
-import { businessIdLocator } from '../BusinessCrm/shared/descriptions';
-import { deadline } from '../BusinessCrm/shared/clock';
-import { transportError } from '../BusinessCrm/shared/errors';
-import { endPollWith } from '../BusinessCrm/shared/requestSettings';
-import { forgetCredentialSecrets } from '../BusinessCrm/shared/transport';
+import { businessIdLocator } from '../BusinessCrm/params/descriptions';
+import { deadline } from '../BusinessCrm/api/clock';
+import { transportError } from '../BusinessCrm/errors/errors';
+import { endPollWith } from '../BusinessCrm/api/requestSettings';
+import { forgetCredentialSecrets } from '../BusinessCrm/api/transport';
 import { businessOption } from './businessFilter';
 import { newCustomers } from './newCustomers';
 import { newestCustomer } from './newestCustomer';

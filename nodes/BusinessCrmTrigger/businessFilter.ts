@@ -1,8 +1,8 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { checkBusiness } from '../BusinessCrm/shared/businessCheck';
-import { inputError } from '../BusinessCrm/shared/errors';
-import { DEFAULT_RETRY_POLICY } from '../BusinessCrm/shared/transport';
-import { oneValue, trimmedText } from '../BusinessCrm/shared/validation';
+import { checkBusiness } from '../BusinessCrm/api/businessCheck';
+import { inputError } from '../BusinessCrm/errors/errors';
+import { DEFAULT_RETRY_POLICY } from '../BusinessCrm/api/transport';
+import { oneValue, trimmedText } from '../BusinessCrm/params/parameters';
 
 /**
  * Options › Business: the business whose customers to emit, or undefined for all. The API is

@@ -9,8 +9,8 @@ import {
 	type ListRead,
 	type ListSource,
 	type Page,
-} from '../BusinessCrm/shared/listReader';
-import { DEFAULT_RETRY_POLICY } from '../BusinessCrm/shared/retries';
+} from '../BusinessCrm/api/listReader';
+import { DEFAULT_RETRY_POLICY } from '../BusinessCrm/api/retries';
 
 /**
  * The trigger's customer list, read by the package's one list reader. Every customer needs an

@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import type { ICredentialDataDecryptedObject, IPollFunctions } from 'n8n-workflow';
-import { parseBaseUrl } from '../BusinessCrm/shared/baseUrl';
-import { CREDENTIAL_TYPE, crmIdentity } from '../BusinessCrm/shared/credential';
+import { parseBaseUrl } from '../BusinessCrm/credential/baseUrl';
+import { CREDENTIAL_TYPE, crmIdentity } from '../BusinessCrm/credential/credential';
 
 /**
  * What the trigger remembers between polls, in the workflow's static data (n8n saves it with the

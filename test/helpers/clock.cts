@@ -4,7 +4,7 @@
  * their time, while what they compute (how long to wait, when to give up) stays as in real time.
  * Time on it is the wall's time since it started, times `factor`; read it with `clock.now()`.
  */
-import { clock } from '../../nodes/BusinessCrm/shared/clock';
+import { clock } from '../../nodes/BusinessCrm/api/clock';
 
 export { clock };
 

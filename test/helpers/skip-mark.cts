@@ -1,5 +1,5 @@
 import { skipResult, type SkipOutcome } from '../../nodes/BusinessCrm/resources/customer/create';
-import type { MatchKey } from '../../nodes/BusinessCrm/shared/customerIndex';
+import type { MatchKey } from '../../nodes/BusinessCrm/state/customerIndex';
 
 /** The `_skipExisting` mark that Skip if the Customer Already Exists puts beside a record. */
 export function skipMark(outcome: SkipOutcome, matchOn: MatchKey = 'email') {

@@ -3,9 +3,9 @@ import type {
 	INodeListSearchItems,
 	INodeListSearchResult,
 } from 'n8n-workflow';
-import { recordId } from '../shared/output';
-import { readWhole } from '../shared/listReader';
-import { DEFAULT_RETRY_POLICY } from '../shared/retries';
+import { recordId } from '../api/replyShapes';
+import { readWhole } from '../api/listReader';
+import { DEFAULT_RETRY_POLICY } from '../api/retries';
 import { BUSINESS_ID_KEYS, BUSINESS_LIST } from '../resources/business/getAll';
 
 /** The readable name of a business; the spec does not show its fields, so the likely ones. */

@@ -1,9 +1,9 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { businessIdLocator } from '../../shared/descriptions';
-import { runOperation } from '../../shared/operation';
-import { extractRecord } from '../../shared/output';
-import { apiRequest } from '../../shared/transport';
-import { businessId, retryPolicy } from '../../shared/validation';
+import { businessIdLocator } from '../../params/descriptions';
+import { runOperation } from '../operation';
+import { extractRecord } from '../../api/replyShapes';
+import { apiRequest } from '../../api/transport';
+import { businessId, retryPolicy } from '../../params/parameters';
 
 export const businessGetOperation: INodePropertyOptions = {
 	name: 'Get',

@@ -1,8 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { returnAllAndLimit } from '../../shared/descriptions';
-import { runOperation } from '../../shared/operation';
-import { readWhole, type ListSource } from '../../shared/listReader';
-import { pagesInParallel, retryPolicy, wantedItems } from '../../shared/validation';
+import { returnAllAndLimit } from '../../params/descriptions';
+import { runOperation } from '../operation';
+import { readWhole, type ListSource } from '../../api/listReader';
+import { pagesInParallel, retryPolicy, wantedItems } from '../../params/parameters';
 
 export const BUSINESS_LIST_KEYS = ['businesses', 'items', 'data'];
 export const BUSINESS_ID_KEYS = ['id', '_id', 'businessId', 'uuid'];

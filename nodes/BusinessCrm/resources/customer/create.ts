@@ -5,19 +5,19 @@ import type {
 	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
-import { MATCH_KEY_NAMES, recordKey, type MatchKey } from '../../shared/customerIndex';
+import { MATCH_KEY_NAMES, recordKey, type MatchKey } from '../../state/customerIndex';
 import {
 	executionCustomers,
 	keyTurns,
 	listRead,
 	type CreateOrigin,
-} from '../../shared/executionCustomers';
-import { businessIdLocator } from '../../shared/descriptions';
-import { inputError, reachedOf, transportError } from '../../shared/errors';
-import { runOperation, type OperationHandler } from '../../shared/operation';
-import { extractRecord } from '../../shared/output';
-import { apiReply } from '../../shared/transport';
-import { businessId, oneValue, requiredText, retryPolicy } from '../../shared/validation';
+} from '../../state/executionCustomers';
+import { businessIdLocator } from '../../params/descriptions';
+import { inputError, reachedOf, transportError } from '../../errors/errors';
+import { runOperation, type OperationHandler } from '../operation';
+import { extractRecord } from '../../api/replyShapes';
+import { apiReply } from '../../api/transport';
+import { businessId, oneValue, requiredText, retryPolicy } from '../../params/parameters';
 
 const showOnlyForCreate = { resource: ['customer'], operation: ['create'] };
 

@@ -10,11 +10,11 @@ import {
 	nameKey,
 	phoneKey,
 	type MatchKey,
-} from '../../shared/customerIndex';
-import { findCustomers } from '../../shared/executionCustomers';
-import { inputError } from '../../shared/errors';
-import { runOperation } from '../../shared/operation';
-import { textParameter } from '../../shared/validation';
+} from '../../state/customerIndex';
+import { findCustomers } from '../../state/executionCustomers';
+import { inputError } from '../../errors/errors';
+import { runOperation } from '../operation';
+import { textParameter } from '../../params/parameters';
 
 const showOnlyForFind = { resource: ['customer'], operation: ['find'] };
 

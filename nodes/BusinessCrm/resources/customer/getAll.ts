@@ -4,18 +4,18 @@ import type {
 	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
-import { checkBusiness } from '../../shared/businessCheck';
-import { businessIdLocator, returnAllAndLimit } from '../../shared/descriptions';
-import { CUSTOMER_LIST, readWhole } from '../../shared/listReader';
-import { runOperation } from '../../shared/operation';
-import { inputError } from '../../shared/errors';
+import { checkBusiness } from '../../api/businessCheck';
+import { businessIdLocator, returnAllAndLimit } from '../../params/descriptions';
+import { CUSTOMER_LIST, readWhole } from '../../api/listReader';
+import { runOperation } from '../operation';
+import { inputError } from '../../errors/errors';
 import {
 	pagesInParallel,
 	retryPolicy,
 	textParameter,
 	trimmedText,
 	wantedItems,
-} from '../../shared/validation';
+} from '../../params/parameters';
 
 /**
  * Filters › Business, trimmed; undefined when the filter is not added. An added filter that

@@ -1,6 +1,6 @@
 /** When a request is sent again, and how long to wait before it. */
 import { clock } from './clock';
-import type { ApiReply } from './redaction';
+import type { ApiReply } from '../errors/redaction';
 
 /** How hard to try before giving up; the node's Options let a user change it. */
 export interface RetryPolicy {

@@ -1,6 +1,6 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IExecuteSingleFunctions, IPollFunctions } from 'n8n-workflow';
-import { inputError } from './errors';
+import { inputError } from '../errors/errors';
 import { apiRequest, type RetryPolicy } from './transport';
 
 type Context = IExecuteSingleFunctions | IPollFunctions;

@@ -5,7 +5,7 @@ import type {
 	INodeExecutionData,
 	JsonObject,
 } from 'n8n-workflow';
-import { UnexpectedReplyError } from './output';
+import { UnexpectedReplyError } from '../api/replyShapes';
 
 function asNodeError(
 	ctx: IExecutePaginationFunctions,

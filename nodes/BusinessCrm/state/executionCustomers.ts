@@ -7,10 +7,10 @@ import {
 	recordKey,
 	type MatchKey,
 } from './customerIndex';
-import { CUSTOMER_LIST, readWhole } from './listReader';
-import { requestSettings } from './requestSettings';
-import { crmOf } from './transport';
-import { pagesInParallel, retryPolicy } from './validation';
+import { CUSTOMER_LIST, readWhole } from '../api/listReader';
+import { requestSettings } from '../api/requestSettings';
+import { crmOf } from '../api/transport';
+import { pagesInParallel, retryPolicy } from '../params/parameters';
 
 /** Where a Create was sent from: a node, one of its runs, and the item. */
 export interface CreateOrigin {

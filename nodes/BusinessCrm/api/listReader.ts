@@ -4,8 +4,8 @@ import type {
 	ILoadOptionsFunctions,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { transportError } from './errors';
-import { extractList, recordId } from './output';
+import { transportError } from '../errors/errors';
+import { extractList, recordId } from './replyShapes';
 import { MAX_PARALLEL_REQUESTS } from './pacing';
 import { apiRequest, credentialSecrets } from './transport';
 import type { RetryPolicy } from './retries';

@@ -5,7 +5,7 @@ import type {
 	ILoadOptionsFunctions,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { inputError } from './errors';
+import { inputError } from '../errors/errors';
 
 type Context = IExecuteSingleFunctions | ILoadOptionsFunctions | IPollFunctions;
 

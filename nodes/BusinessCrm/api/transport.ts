@@ -17,11 +17,11 @@ import {
 	crmIdentity,
 	CREDENTIAL_TYPE,
 	type CheckedCredential,
-} from './credential';
-import { httpError, inputError, transportError, type Reached } from './errors';
+} from '../credential/credential';
+import { httpError, inputError, transportError, type Reached } from '../errors/errors';
 import { describeFailure, describeRedirect, errorCode } from './failures';
 import { gateFor, type Pacer } from './pacing';
-import { excerpt, withoutSecrets, type ApiReply } from './redaction';
+import { excerpt, withoutSecrets, type ApiReply } from '../errors/redaction';
 import { requestSettings, runSignal, type RequestSettings } from './requestSettings';
 import {
 	backoffMs,

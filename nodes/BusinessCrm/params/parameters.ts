@@ -4,9 +4,9 @@ import type {
 	IGetNodeParameterOptions,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { inputError } from './errors';
-import { DEFAULT_PAGES_IN_PARALLEL, MAX_PAGES_IN_PARALLEL } from './listReader';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './transport';
+import { inputError } from '../errors/errors';
+import { DEFAULT_PAGES_IN_PARALLEL, MAX_PAGES_IN_PARALLEL } from '../api/listReader';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../api/transport';
 
 /** Get Many's Limit stops here; more than a million items is what Return All is for. */
 export const MAX_LIMIT = 1_000_000;
