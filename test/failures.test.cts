@@ -1,6 +1,7 @@
 import { describeFailure, describeRedirect } from '../nodes/BusinessCrm/api/failures';
-import { apiWords, redact } from '../nodes/BusinessCrm/errors/errors';
-import { invalidWait } from '../nodes/BusinessCrm/api/transport';
+import { apiWords } from '../nodes/BusinessCrm/errors/errors';
+import { redact } from '../nodes/BusinessCrm/errors/redaction';
+import { invalidWait } from '../nodes/BusinessCrm/api/retries';
 
 /** An error as axios raises it when a request's timeout passes. */
 function timedOut(): Error {

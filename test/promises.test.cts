@@ -11,7 +11,7 @@ import { listBusinesses, runNode, type CrmCredentials } from './helpers/harness.
 import { byId } from './helpers/fixtures.cjs';
 import { startSandbox } from './sandbox/server.cjs';
 import { checkCredential } from '../nodes/BusinessCrm/credential/credential';
-import { requestedWaitMs } from '../nodes/BusinessCrm/api/transport';
+import { requestedWaitMs } from '../nodes/BusinessCrm/api/retries';
 
 // Only this test's own API accepts it.
 const KEY = ['test', 'key', '0123456789'].join('-');

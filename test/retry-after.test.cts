@@ -1,4 +1,4 @@
-import { backoffMs, requestedWaitMs } from '../nodes/BusinessCrm/api/transport';
+import { backoffMs, requestedWaitMs } from '../nodes/BusinessCrm/api/retries';
 
 const reply = (body: unknown, headers: Record<string, unknown> = {}) => ({
 	statusCode: 429,

@@ -1,8 +1,9 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { checkBusiness } from '../BusinessCrm/api/businessCheck';
 import { inputError } from '../BusinessCrm/errors/errors';
-import { DEFAULT_RETRY_POLICY } from '../BusinessCrm/api/transport';
-import { oneValue, trimmedText } from '../BusinessCrm/params/parameters';
+import { DEFAULT_RETRY_POLICY } from '../BusinessCrm/api/retries';
+import { oneValue } from '../BusinessCrm/params/parameters';
+import { trimmedText } from '../BusinessCrm/values';
 
 /**
  * Options › Business: the business whose customers to emit, or undefined for all. The API is

@@ -1,9 +1,8 @@
 import { NodeApiError } from 'n8n-workflow';
-import type { IExecuteSingleFunctions, IPollFunctions } from 'n8n-workflow';
+import type { Context } from '../context';
 import { inputError } from '../errors/errors';
-import { apiRequest, type RetryPolicy } from './transport';
-
-type Context = IExecuteSingleFunctions | IPollFunctions;
+import { apiRequest } from './transport';
+import type { RetryPolicy } from './retries';
 
 /**
  * Per run (the execute data every item of one node run shares, as the request gate uses) or per

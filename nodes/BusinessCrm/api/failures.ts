@@ -1,3 +1,4 @@
+import { seconds } from '../values';
 /** What a failed request tells the user, and whether it may have reached the API. */
 export interface Failure {
 	message: string;
@@ -89,10 +90,6 @@ function notTls(error: unknown, code: string | undefined): boolean {
 	return causes(error).some(
 		(cause) => typeof cause.message === 'string' && /wrong version number/i.test(cause.message),
 	);
-}
-
-function seconds(ms: number): string {
-	return `${Number((ms / 1000).toFixed(1))} s`;
 }
 
 /** Describes a request that failed without an HTTP reply. */

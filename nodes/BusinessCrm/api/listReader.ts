@@ -1,16 +1,11 @@
-import type {
-	IDataObject,
-	IExecuteSingleFunctions,
-	ILoadOptionsFunctions,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { Context } from '../context';
+import type { IDataObject } from 'n8n-workflow';
 import { transportError } from '../errors/errors';
 import { extractList, recordId } from './replyShapes';
 import { MAX_PARALLEL_REQUESTS } from './pacing';
 import { apiRequest, credentialSecrets } from './transport';
 import type { RetryPolicy } from './retries';
 
-type Context = IExecuteSingleFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 /** The most items the API serves per page (spec section 8). */
 export const MAX_PAGE_SIZE = 100;

@@ -1,8 +1,7 @@
+import type { Context } from '../context';
 /** How many requests of one run are in flight at once, and how fast they leave after a 429. */
-import type { IExecuteSingleFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 import { clock } from './clock';
 
-type Context = IExecuteSingleFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 /**
  * Holds back the requests of one node run. n8n starts every input item's request at once, so

@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { isObject } from '../values';
 
 /** Page metadata of a paginated list (spec section 2), as far as the reply carries it. */
 export interface Pagination {
@@ -20,10 +21,6 @@ export interface UnexpectedList {
 
 /** Thrown when a reply has none of the shapes the node understands. */
 export class UnexpectedReplyError extends Error {}
-
-function isObject(value: unknown): value is IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 function shapeOf(value: unknown): string {
 	if (Array.isArray(value)) return 'an array';

@@ -1,13 +1,12 @@
+import type { Context } from '../context';
 import type {
 	IDataObject,
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
-	ILoadOptionsFunctions,
 	IPollFunctions,
 } from 'n8n-workflow';
 import { inputError } from '../errors/errors';
 
-type Context = IExecuteSingleFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 /** What every request of a context is sent with, whoever asks for it. */
 export interface RequestSettings {

@@ -1,23 +1,13 @@
+import { plural, seconds } from '../values';
+import type { Context } from '../context';
 /**
  * Sends the node's API requests: the credential applied, retries as the API asks, every reply
  * cleaned of secrets and checked before anything reads it. Pacing is in pacing.ts, waits and
  * retry rules in retries.ts, redaction in redaction.ts.
  */
-import type {
-	IDataObject,
-	IExecuteSingleFunctions,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
-	ILoadOptionsFunctions,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 import { clock, deadline } from './clock';
-import {
-	checkCredential,
-	crmIdentity,
-	CREDENTIAL_TYPE,
-	type CheckedCredential,
-} from '../credential/credential';
+import { checkCredential, crmIdentity, CREDENTIAL_TYPE, type CheckedCredential } from '../credential/credential';
 import { httpError, inputError, transportError, type Reached } from '../errors/errors';
 import { describeFailure, describeRedirect, errorCode } from './failures';
 import { gateFor, type Pacer } from './pacing';
@@ -32,17 +22,6 @@ import {
 	type RetryPolicy,
 } from './retries';
 
-// What other files import from here.
-export { MAX_PARALLEL_REQUESTS } from './pacing';
-export {
-	backoffMs,
-	DEFAULT_RETRY_POLICY,
-	invalidWait,
-	requestedWaitMs,
-	type RetryPolicy,
-} from './retries';
-
-type Context = IExecuteSingleFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 export interface ApiRequest {
 	/** Says what the request was for, in errors ("Get business", "Create customer"). */
@@ -93,15 +72,6 @@ function rateLimitAdvice(ctx: Context, request: ApiRequest, raise: string): stri
 /** The wait before the next retry: what the reply asked for, else the backoff. */
 function waitMsFor(wait: RequestedWait, attempt: number): number {
 	return wait && 'ms' in wait ? wait.ms : backoffMs(attempt);
-}
-
-function plural(count: number, one: string, many: string): string {
-	return `${count} ${count === 1 ? one : many}`;
-}
-
-/** Milliseconds as seconds for a message: "0.3 s", "2 s". */
-function seconds(ms: number): string {
-	return `${Number((ms / 1000).toFixed(1))} s`;
 }
 
 /**

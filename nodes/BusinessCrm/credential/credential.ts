@@ -1,3 +1,4 @@
+import { trimmedText } from '../values';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { parseBaseUrl, urlPassword } from './baseUrl';
 import { refusedCharacter } from './characters';
@@ -59,7 +60,7 @@ function passwordForms(url: string): string[] {
 }
 
 function headerValue(label: string, value: unknown): string | CredentialProblem {
-	const text = String(value ?? '').trim();
+	const text = trimmedText(value);
 	if (text === '') {
 		return {
 			problem: `The ${label} in the Business CRM credential is empty`,

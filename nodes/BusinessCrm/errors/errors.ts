@@ -1,15 +1,10 @@
+import { isObject } from '../values';
+import type { Context } from '../context';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { redact, type ApiReply } from './redaction';
 
-export { redact, type ApiReply } from './redaction';
-import type {
-	IExecuteSingleFunctions,
-	ILoadOptionsFunctions,
-	IPollFunctions,
-	JsonObject,
-} from 'n8n-workflow';
+import type { JsonObject } from 'n8n-workflow';
 
-type Context = IExecuteSingleFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 export const KEY_HELP =
 	'API keys are managed by an organization administrator in the dashboard (Settings › Organization › API Keys).';
@@ -22,16 +17,10 @@ const STATUS_HINTS: Record<number, string> = {
 	404: 'The API did not find what was asked for.',
 };
 
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-	return value !== null && typeof value === 'object' && !Array.isArray(value)
-		? (value as Record<string, unknown>)
-		: undefined;
-}
-
 /** The API's `message` and `err` (spec section 7), whatever else the body holds. */
 export function apiWords(body: unknown): { message?: string; err?: string } {
-	const record = asRecord(body);
-	if (!record) return {};
+	if (!isObject(body)) return {};
+	const record = body;
 	const text = (value: unknown) =>
 		typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 	return { message: text(record.message), err: text(record.err) };

@@ -5,19 +5,12 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 import { inputError } from '../errors/errors';
+import { trimmedText } from '../values';
 import { DEFAULT_PAGES_IN_PARALLEL, MAX_PAGES_IN_PARALLEL } from '../api/listReader';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../api/transport';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../api/retries';
 
 /** Get Many's Limit stops here; more than a million items is what Return All is for. */
 export const MAX_LIMIT = 1_000_000;
-
-/**
- * An ID or name as typed or as an expression gave it: text trimmed, a number as its digits,
- * anything else empty (and so refused or ignored by the caller).
- */
-export function trimmedText(value: unknown): string {
-	return typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-}
 
 /** The expression a parameter holds in the saved node ("={{ … }}"), or undefined when typed. */
 function expressionOf(

@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { trimmedText } from '../values';
 
 /** What Find and Skip Existing match on; the values are saved in workflows. */
 export type MatchKey = 'email' | 'phone' | 'name';
@@ -9,20 +10,14 @@ export const MATCH_KEY_NAMES: Record<MatchKey, string> = {
 	name: 'First and Last Name',
 };
 
-function text(value: unknown): string {
-	if (typeof value === 'string') return value;
-	if (typeof value === 'number') return String(value);
-	return '';
-}
-
 /** Email trimmed and in lower case. */
 export function emailKey(email: unknown): string {
-	return text(email).trim().toLowerCase();
+	return trimmedText(email).toLowerCase();
 }
 
 /** Phone by its digits alone, so "+1 (555) 010-0199" and "15550100199" are one number. */
 export function phoneKey(phone: unknown): string {
-	return text(phone).replace(/\D/g, '');
+	return trimmedText(phone).replace(/\D/g, '');
 }
 
 /** A number this short matches only the same digits; one this long also ends longer numbers. */
@@ -65,8 +60,8 @@ export function keysMatch(kind: MatchKey, wanted: string, held: string): boolean
 
 /** First and last name, each trimmed and in lower case; empty unless both are given. */
 export function nameKey(firstName: unknown, lastName: unknown): string {
-	const first = text(firstName).trim().toLowerCase();
-	const last = text(lastName).trim().toLowerCase();
+	const first = trimmedText(firstName).toLowerCase();
+	const last = trimmedText(lastName).toLowerCase();
 	// A separator no name holds, so "Ann Lee"+"Smith" and "Ann"+"Lee Smith" stay apart.
 	return first === '' || last === '' ? '' : `${first}\u0000${last}`;
 }

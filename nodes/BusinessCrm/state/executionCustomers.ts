@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
+import { trimmedText } from '../values';
 import {
 	CustomerIndex,
 	keysMatch,
@@ -103,8 +104,7 @@ export class ExecutionCustomers {
 	businessOf(customer: IDataObject): string {
 		const sent = this.sentTo.get(customer);
 		if (sent !== undefined) return sent;
-		const id = customer.businessId;
-		return typeof id === 'string' ? id.trim() : typeof id === 'number' ? String(id) : '';
+		return trimmedText(customer.businessId);
 	}
 
 	/**

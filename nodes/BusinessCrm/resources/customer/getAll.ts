@@ -9,11 +9,11 @@ import { businessIdLocator, returnAllAndLimit } from '../../params/descriptions'
 import { CUSTOMER_LIST, readWhole } from '../../api/listReader';
 import { runOperation } from '../operation';
 import { inputError } from '../../errors/errors';
+import { trimmedText } from '../../values';
 import {
 	pagesInParallel,
 	retryPolicy,
 	textParameter,
-	trimmedText,
 	wantedItems,
 } from '../../params/parameters';
 
