@@ -10,7 +10,8 @@ import {
 	recordKey,
 	samePhone,
 } from '../nodes/BusinessCrm/state/customerIndex';
-import { ExecutionCustomers, KeyTurns } from '../nodes/BusinessCrm/state/executionCustomers';
+import { ExecutionCustomers } from '../nodes/BusinessCrm/state/executionCustomers';
+import { KeyTurns } from '../nodes/BusinessCrm/state/keyTurns';
 
 describe('the same customer, to Find and Skip Existing', () => {
 	it('an email in another case or with spaces around it is the same email', () => {

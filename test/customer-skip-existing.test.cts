@@ -415,7 +415,11 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 			'Email is empty, so the node cannot tell whether this customer already exists. Give this row an email. To go on with the other rows, set Settings › On Error to Continue (using error output): such rows then go to the error output. Or choose under Rows Without a Match Value to output such rows without creating them, or to create them anyway (a re-run then creates them again).';
 
 		it('by default such a row is an error, so no row is silently left out', async () => {
-			const { items, errorItems } = await importRows(rows, { matchOn: 'email' }, 'continueErrorOutput');
+			const { items, errorItems } = await importRows(
+				rows,
+				{ matchOn: 'email' },
+				'continueErrorOutput',
+			);
 			expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }]);
 			expect(errorItems.map((item) => [item.pairedItem, item.json.error])).toEqual([
 				[{ item: 1 }, noEmail],
@@ -577,8 +581,20 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 			expect(Object.keys(created).sort()).toEqual(Object.keys(skipped).sort());
 			expect(created.id).toMatch(/^cust_/);
 			expect(skipped.id).toBe(known.id);
-			expect(Object.keys(created[MARK] as IDataObject)).toEqual(['skipped', 'created', 'outcome', 'result', 'matchOn']);
-			expect(Object.keys(skipped[MARK] as IDataObject)).toEqual(['skipped', 'created', 'outcome', 'result', 'matchOn']);
+			expect(Object.keys(created[MARK] as IDataObject)).toEqual([
+				'skipped',
+				'created',
+				'outcome',
+				'result',
+				'matchOn',
+			]);
+			expect(Object.keys(skipped[MARK] as IDataObject)).toEqual([
+				'skipped',
+				'created',
+				'outcome',
+				'result',
+				'matchOn',
+			]);
 		});
 
 		it('a record that has its own _skipExisting field is an error, never overwritten', async () => {

@@ -14,7 +14,7 @@ import { loadNodeType, NODE_TYPE, runNode } from './helpers/harness.cjs';
 import { startSandbox, type Sandbox } from './sandbox/server.cjs';
 import { credentialsFor } from './helpers/fixtures.cjs';
 import { DEFAULT_RETRY_POLICY } from '../nodes/BusinessCrm/api/retries';
-import { DEFAULT_PAGES_IN_PARALLEL } from '../nodes/BusinessCrm/api/listReader';
+import { DEFAULT_PAGES_IN_PARALLEL } from '../nodes/BusinessCrm/api/lists';
 import { businessIdLocator } from '../nodes/BusinessCrm/params/descriptions';
 import { BusinessCrmTrigger } from '../nodes/BusinessCrmTrigger/BusinessCrmTrigger.node';
 import { TRIGGER_TYPE } from './helpers/poll-harness.cjs';

@@ -61,7 +61,10 @@ describe('one value where one value is expected', () => {
 			const { items } = await run(create(extra), [{ names: ['Ada', 'Augusta'] }]);
 			expect(items).toEqual([
 				{
-					json: failed(`${label} is a list of 2 values, not one value`, listHelp(label, '$json.names')),
+					json: failed(
+						`${label} is a list of 2 values, not one value`,
+						listHelp(label, '$json.names'),
+					),
 					pairedItem: { item: 0 },
 				},
 			]);
@@ -78,14 +81,17 @@ describe('one value where one value is expected', () => {
 			]);
 			expect(items).toEqual([
 				{
-					json: failed(`${label} is a list of 1 value, not one value`, listHelp(label, '$json.names')),
+					json: failed(
+						`${label} is a list of 1 value, not one value`,
+						listHelp(label, '$json.names'),
+					),
 					pairedItem: { item: 0 },
 				},
 			]);
 			expect(sandbox.requests).toEqual([]);
 		});
 
-		it('with Skip Existing, an existing customer\'s email in a list creates no second customer', async () => {
+		it("with Skip Existing, an existing customer's email in a list creates no second customer", async () => {
 			const known = sandbox.customers.find((c) => c.businessId === business() && c.email)!;
 			const { items } = await run(
 				create({
@@ -123,9 +129,10 @@ describe('one value where one value is expected', () => {
 		});
 
 		it('an object is refused as an object, with the field to pick', async () => {
-			const { items } = await run(create({ additionalFields: { email: '={{ $json.customer }}' } }), [
-				{ customer: { email: 'ada@example.com' } },
-			]);
+			const { items } = await run(
+				create({ additionalFields: { email: '={{ $json.customer }}' } }),
+				[{ customer: { email: 'ada@example.com' } }],
+			);
 			expect(items[0].json).toEqual(
 				failed(
 					'Email is an object, not one value',

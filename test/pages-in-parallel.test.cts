@@ -9,7 +9,7 @@ import { startSandbox, type Sandbox } from './sandbox/server.cjs';
 import { runNode } from './helpers/harness.cjs';
 import { credentialsFor, requestsTo } from './helpers/fixtures.cjs';
 import { TriggerHarness } from './helpers/poll-harness.cjs';
-import { DEFAULT_PAGES_IN_PARALLEL } from '../nodes/BusinessCrm/api/listReader';
+import { DEFAULT_PAGES_IN_PARALLEL } from '../nodes/BusinessCrm/api/lists';
 
 const CUSTOMERS = '/api/public/v1/customers';
 const BUSINESS_LIST = '/api/business/list/all';

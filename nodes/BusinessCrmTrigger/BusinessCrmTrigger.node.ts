@@ -10,7 +10,7 @@ import { businessIdLocator } from '../BusinessCrm/params/descriptions';
 import { deadline } from '../BusinessCrm/api/clock';
 import { transportError } from '../BusinessCrm/errors/errors';
 import { endPollWith } from '../BusinessCrm/api/requestSettings';
-import { forgetCredentialSecrets } from '../BusinessCrm/api/transport';
+import { forgetCredentialSecrets } from '../BusinessCrm/api/requestCredential';
 import { businessOption } from './businessFilter';
 import { newCustomers } from './newCustomers';
 import { newestCustomer } from './newestCustomer';

@@ -1,15 +1,13 @@
 import type { IPollFunctions } from 'n8n-workflow';
+import { readPages, readSteady, readWhole } from '../BusinessCrm/api/listReader';
 import {
 	CUSTOMER_LIST,
 	MAX_PAGE_SIZE,
 	readPage,
-	readPages,
-	readSteady,
-	readWhole,
 	type ListRead,
 	type ListSource,
 	type Page,
-} from '../BusinessCrm/api/listReader';
+} from '../BusinessCrm/api/lists';
 import { DEFAULT_RETRY_POLICY } from '../BusinessCrm/api/retries';
 
 /**

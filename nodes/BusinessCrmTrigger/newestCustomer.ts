@@ -1,5 +1,5 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { MAX_PAGE_SIZE } from '../BusinessCrm/api/listReader';
+import { MAX_PAGE_SIZE } from '../BusinessCrm/api/lists';
 import { onlyOfBusiness } from './businessFilter';
 import { readCustomerPage, readCustomers } from './customerList';
 

@@ -61,7 +61,13 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { generateBusinesses, generateCustomer, generateCustomers, IdSpace, token } from './data.cjs';
+import {
+	generateBusinesses,
+	generateCustomer,
+	generateCustomers,
+	IdSpace,
+	token,
+} from './data.cjs';
 
 /* ------------------------------------------------------------------------------------------ */
 /* Public types (the lead codes against these names)                                           */

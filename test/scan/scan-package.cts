@@ -27,7 +27,10 @@ function packAndUnpack(packageDir: string): { dir: string; cleanup: () => void }
 	) as Array<{ filename: string }>;
 	execFileSync('tar', ['-xzf', join(work, packed[0].filename), '-C', work]);
 	// npm pack puts the package under package/, as the registry serves it.
-	return { dir: join(work, 'package'), cleanup: () => rmSync(work, { recursive: true, force: true }) };
+	return {
+		dir: join(work, 'package'),
+		cleanup: () => rmSync(work, { recursive: true, force: true }),
+	};
 }
 
 async function main(): Promise<number> {

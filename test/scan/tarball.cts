@@ -57,7 +57,8 @@ export function tarballProblems(pack: Pack, tracked: string[], entryPoints: stri
 	const problems: string[] = [];
 	const paths = new Set(pack.files.map((file) => file.path));
 	for (const file of pack.files)
-		if (!allowed.has(file.path)) problems.push(`not part of the package: ${file.path} (${file.size} bytes)`);
+		if (!allowed.has(file.path))
+			problems.push(`not part of the package: ${file.path} (${file.size} bytes)`);
 	for (const entry of entryPoints)
 		if (!paths.has(entry)) problems.push(`missing: ${entry} (named in package.json "n8n")`);
 	if (pack.size > MAX_PACKED_BYTES)
@@ -74,7 +75,10 @@ function main(): number {
 	const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
 		n8n: { nodes: string[]; credentials: string[] };
 	};
-	const problems = tarballProblems(pack, tracked, [...manifest.n8n.nodes, ...manifest.n8n.credentials]);
+	const problems = tarballProblems(pack, tracked, [
+		...manifest.n8n.nodes,
+		...manifest.n8n.credentials,
+	]);
 	for (const problem of problems) console.log(`FAIL ${problem}`);
 	console.log(
 		`${problems.length === 0 ? 'pass' : 'FAIL'}: npm pack holds ${pack.entryCount} files, ` +

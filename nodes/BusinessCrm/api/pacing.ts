@@ -2,7 +2,6 @@ import type { Context } from '../context';
 /** How many requests of one run are in flight at once, and how fast they leave after a 429. */
 import { clock } from './clock';
 
-
 /**
  * Holds back the requests of one node run. n8n starts every input item's request at once, so
  * 1,000 items would be 1,000 parallel requests and a wall of 429s; a request keeps its slot

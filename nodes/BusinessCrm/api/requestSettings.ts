@@ -7,7 +7,6 @@ import type {
 } from 'n8n-workflow';
 import { inputError } from '../errors/errors';
 
-
 /** What every request of a context is sent with, whoever asks for it. */
 export interface RequestSettings {
 	/** The deadline of one request, first byte to last; also n8n's idle timeout. */

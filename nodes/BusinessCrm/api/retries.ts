@@ -78,3 +78,8 @@ export function invalidWait(reply: ApiReply): string | undefined {
 	const wait = requestedWait(reply);
 	return wait && 'invalid' in wait ? wait.invalid : undefined;
 }
+
+/** The wait before the next retry: what the reply asked for, else the backoff. */
+export function nextWaitMs(wait: RequestedWait, attempt: number): number {
+	return wait && 'ms' in wait ? wait.ms : backoffMs(attempt);
+}

@@ -1,27 +1,28 @@
-import { plural, seconds } from '../values';
-import type { Context } from '../context';
 /**
  * Sends the node's API requests: the credential applied, retries as the API asks, every reply
  * cleaned of secrets and checked before anything reads it. Pacing is in pacing.ts, waits and
- * retry rules in retries.ts, redaction in redaction.ts.
+ * retry rules in retries.ts, the credential in requestCredential.ts, reply checks in reply.ts.
  */
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
+import type { Context } from '../context';
+import type { CheckedCredential } from '../credential/credential';
+import { httpError, transportError, type Reached } from '../errors/errors';
+import { withoutSecrets, type ApiReply } from '../errors/redaction';
 import { clock, deadline } from './clock';
-import { checkCredential, crmIdentity, CREDENTIAL_TYPE, type CheckedCredential } from '../credential/credential';
-import { httpError, inputError, transportError, type Reached } from '../errors/errors';
-import { describeFailure, describeRedirect, errorCode } from './failures';
+import { describeFailure, errorCode } from './failures';
 import { gateFor, type Pacer } from './pacing';
-import { excerpt, withoutSecrets, type ApiReply } from '../errors/redaction';
+import { rateLimitMessage } from './rateLimit';
+import { readBody, usableReply, type Body } from './reply';
+import { credentialFor } from './requestCredential';
 import { requestSettings, runSignal, type RequestSettings } from './requestSettings';
 import {
 	backoffMs,
+	nextWaitMs,
 	requestedWait,
 	TRANSIENT_CODES,
 	TRANSIENT_STATUSES,
-	type RequestedWait,
 	type RetryPolicy,
 } from './retries';
-
 
 export interface ApiRequest {
 	/** Says what the request was for, in errors ("Get business", "Create customer"). */
@@ -51,93 +52,6 @@ export interface ApiRequest {
 	emptyBodyIsSuccess?: boolean;
 	/** A page of a list read: n8n's Batching spaces out input items, not the pages of one read. */
 	listPage?: boolean;
-}
-
-/**
- * What the user can change once the rate limit outlasted the retries, where the request came
- * from. `raise` names the one limit that stopped the retries, so the advice is the one that helps.
- */
-function rateLimitAdvice(ctx: Context, request: ApiRequest, raise: string): string {
-	if (!('getExecuteData' in ctx)) {
-		return 'getActivationMode' in ctx
-			? 'The next poll tries again.'
-			: 'Wait a moment, then open the list again.';
-	}
-	const options = `${raise} under Options on the Parameters tab`;
-	return request.listPage
-		? `${options}.`
-		: `${options}, or space the input items out on the node's Settings tab (Request Options › Batching).`;
-}
-
-/** The wait before the next retry: what the reply asked for, else the backoff. */
-function waitMsFor(wait: RequestedWait, attempt: number): number {
-	return wait && 'ms' in wait ? wait.ms : backoffMs(attempt);
-}
-
-/**
- * Reads and checks the credential before anything is sent. A Base URL the node cannot use, or a
- * key with a character HTTP cannot carry, would otherwise fail with an unhelpful message.
- */
-async function readCredential(ctx: Context, itemIndex?: number): Promise<CheckedCredential> {
-	const checked = checkCredential(await ctx.getCredentials(CREDENTIAL_TYPE));
-	if ('problem' in checked) throw inputError(ctx, checked.problem, checked.fix, itemIndex);
-	return checked;
-}
-
-// One read per item, not per page: in n8n each getCredentials is a database read and decryption.
-const credentialByContext = new WeakMap<object, Promise<CheckedCredential>>();
-
-function credentialFor(ctx: Context, itemIndex?: number): Promise<CheckedCredential> {
-	let credential = credentialByContext.get(ctx);
-	if (!credential) {
-		credential = readCredential(ctx, itemIndex);
-		credentialByContext.set(ctx, credential);
-	}
-	return credential;
-}
-
-/** What must never appear in a message or output of this item: the key as sent, and so on. */
-export async function credentialSecrets(ctx: Context, itemIndex?: number): Promise<string[]> {
-	return (await credentialFor(ctx, itemIndex)).secrets;
-}
-
-/** Which CRM the item's credential points at (see crmIdentity). */
-export async function crmOf(ctx: Context, itemIndex?: number): Promise<string> {
-	const { baseUrl, organizationId } = await credentialFor(ctx, itemIndex);
-	return crmIdentity(baseUrl, organizationId);
-}
-
-/**
- * Makes the next request of this context read the credential again. n8n keeps one poll context
- * for as long as a workflow is active, across edits of the credential, so a trigger calls this
- * at the start of every poll.
- */
-export function forgetCredentialSecrets(ctx: Context): void {
-	credentialByContext.delete(ctx);
-}
-
-/** A reply body as read: JSON (any value), text that is not JSON, or nothing. */
-type Body = { json: true; value: unknown } | { json: false; text: string };
-
-function readBody(raw: unknown): Body {
-	const text = typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : String(raw);
-	if (text.trim() === '') return { json: false, text: '' };
-	try {
-		return { json: true, value: JSON.parse(text) as unknown };
-	} catch {
-		return { json: false, text };
-	}
-}
-
-function describeText(text: string, headers: Record<string, unknown>, secrets: string[]): string {
-	const type = typeof headers['content-type'] === 'string' ? headers['content-type'] : 'unknown';
-	const start = excerpt(text, secrets);
-	return `content type ${type}${start ? `, starting "${start}"` : ''}`;
-}
-
-function jsonKind(value: unknown): string {
-	if (value === null) return 'null';
-	return `a ${typeof value}`;
 }
 
 /** One attempt: the reply with every secret cut out and its body as read, or why it failed. */
@@ -260,19 +174,7 @@ async function sendWithRetries(
 	const advice = (reply: ApiReply): string | undefined => {
 		const status = reply.statusCode;
 		if (status === 429) {
-			const wait = requestedWait(reply);
-			const askedText =
-				wait === undefined
-					? 'it did not say how long to wait'
-					: 'ms' in wait
-						? `it asked to wait ${seconds(wait.ms)}`
-						: `it gave an invalid wait (${wait.invalid})`;
-			// The retries ran out, or the next wait would pass Max Total Wait: name the one that stopped.
-			const raise =
-				attempt >= policy.maxRetries
-					? 'Raise Max Retries'
-					: `Raise Max Total Wait to at least ${Math.ceil((waitedMs + waitMsFor(wait, attempt)) / 1000)} s`;
-			return `The API rate limit was hit and ${askedText}. Gave up after ${plural(attempt, 'retry', 'retries')} and ${seconds(waitedMs)} of waiting (limits: ${plural(policy.maxRetries, 'retry', 'retries')}, ${seconds(policy.maxWaitMs)}). ${rateLimitAdvice(ctx, request, raise)}`;
+			return rateLimitMessage(ctx, reply, policy, { attempt, waitedMs }, request.listPage === true);
 		}
 		const hint = request.hints?.[status];
 		if (status < 500 || !uncertain) return hint;
@@ -305,7 +207,7 @@ async function sendWithRetries(
 		const status = reply.statusCode;
 		const wait = status === 429 ? requestedWait(reply) : undefined;
 		const retryable = status === 429 || (idempotent && TRANSIENT_STATUSES.has(status));
-		const waitMs = waitMsFor(wait, attempt);
+		const waitMs = nextWaitMs(wait, attempt);
 		if (status === 429 && retryAllowed(waitMs)) pacer?.throttled(sentAt, waitMs);
 		if (status >= 200 && status < 300) pacer?.succeeded();
 		if (retryable && (await waitForRetry(waitMs))) continue;
@@ -314,46 +216,4 @@ async function sendWithRetries(
 		}
 		return usableReply(reply, body, request, credential, fail, uncertain);
 	}
-}
-
-/** The reply of a request that did not fail with an error status, if the node can read it. */
-function usableReply(
-	reply: ApiReply,
-	body: Body,
-	request: ApiRequest,
-	{ baseUrl, secrets }: CheckedCredential,
-	fail: (message: string, description: string, reached?: Reached) => Error,
-	uncertain: string,
-): ApiReply {
-	const status = reply.statusCode;
-	if (status < 200 || status >= 300) {
-		const path = request.url;
-		const redirect = describeRedirect(status, reply.headers.location, baseUrl + path, path);
-		if (redirect) throw fail(redirect.message, redirect.description + uncertain);
-		throw fail(
-			`the Business CRM API answered with HTTP ${status}`,
-			`Expected a 2xx reply. Check that the Base URL points at the API itself, not at a page that redirects.${uncertain}`,
-		);
-	}
-	if (!body.json && body.text === '') {
-		if (request.emptyBodyIsSuccess) return reply;
-		throw fail(
-			`the Business CRM API answered ${status} with an empty body`,
-			`Expected a JSON reply. Check that the Base URL points at the API, not at a website or proxy page.${uncertain}`,
-		);
-	}
-	if (!body.json) {
-		throw fail(
-			`the Business CRM API answered ${status} with a body that is not JSON`,
-			`Expected JSON but got ${describeText(reply.body as string, reply.headers, secrets)}. Check that the Base URL points at the API, not at a website or proxy page.${uncertain}`,
-		);
-	}
-	if (reply.body === null || typeof reply.body !== 'object') {
-		throw fail(
-			`the Business CRM API answered ${status} with JSON that is ${jsonKind(reply.body)}, not an object or a list`,
-			`Expected a JSON object or list, but the reply was ${excerpt(JSON.stringify(reply.body), secrets)}. ${request.acceptedOutcome ?? `Check that the Base URL points at the API.${uncertain}`}`,
-			request.acceptedOutcome ? 'yes' : 'maybe',
-		);
-	}
-	return reply;
 }

@@ -5,7 +5,6 @@ import { redact, type ApiReply } from './redaction';
 
 import type { JsonObject } from 'n8n-workflow';
 
-
 export const KEY_HELP =
 	'API keys are managed by an organization administrator in the dashboard (Settings › Organization › API Keys).';
 

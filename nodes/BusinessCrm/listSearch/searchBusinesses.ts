@@ -5,8 +5,8 @@ import type {
 } from 'n8n-workflow';
 import { recordId } from '../api/replyShapes';
 import { readWhole } from '../api/listReader';
+import { BUSINESS_LIST } from '../api/lists';
 import { DEFAULT_RETRY_POLICY } from '../api/retries';
-import { BUSINESS_ID_KEYS, BUSINESS_LIST } from '../resources/business/getAll';
 
 /** The readable name of a business; the spec does not show its fields, so the likely ones. */
 export function businessName(business: Record<string, unknown>): string | undefined {
@@ -41,7 +41,7 @@ export async function searchBusinesses(
 	}
 	const results: INodeListSearchItems[] = [];
 	for (const business of items) {
-		const id = recordId(business, BUSINESS_ID_KEYS);
+		const id = recordId(business, BUSINESS_LIST.idKeys);
 		if (id === undefined) continue;
 		const name = businessName(business);
 		// The name alone, so the dropdown does not cut it off; the ID is the value and is searched,

@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { DEFAULT_PAGES_IN_PARALLEL, MAX_PAGES_IN_PARALLEL } from '../api/listReader';
+import { DEFAULT_PAGES_IN_PARALLEL, MAX_PAGES_IN_PARALLEL } from '../api/lists';
 
 /** Business picker: from the searchable list or by ID. Used by Business Get and Customer Create. */
 export const businessIdLocator: INodeProperties = {

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { inputError } from '../errors/errors';
 import { trimmedText } from '../values';
-import { DEFAULT_PAGES_IN_PARALLEL, MAX_PAGES_IN_PARALLEL } from '../api/listReader';
+import { DEFAULT_PAGES_IN_PARALLEL, MAX_PAGES_IN_PARALLEL } from '../api/lists';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../api/retries';
 
 /** Get Many's Limit stops here; more than a million items is what Return All is for. */

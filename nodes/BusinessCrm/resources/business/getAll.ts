@@ -1,21 +1,9 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { returnAllAndLimit } from '../../params/descriptions';
 import { runOperation } from '../operation';
-import { readWhole, type ListSource } from '../../api/listReader';
+import { readWhole } from '../../api/listReader';
+import { BUSINESS_LIST, type ListSource } from '../../api/lists';
 import { pagesInParallel, retryPolicy, wantedItems } from '../../params/parameters';
-
-export const BUSINESS_LIST_KEYS = ['businesses', 'items', 'data'];
-export const BUSINESS_ID_KEYS = ['id', '_id', 'businessId', 'uuid'];
-
-/** The business list: its first request goes without limit and offset (the spec shows none). */
-export const BUSINESS_LIST: Omit<ListSource, 'what' | 'policy'> = {
-	url: '/api/business/list/all',
-	noun: 'businesses',
-	one: 'business',
-	listKeys: BUSINESS_LIST_KEYS,
-	idKeys: BUSINESS_ID_KEYS,
-	pagedFromStart: false,
-};
 
 export const businessGetManyOperation: INodePropertyOptions = {
 	name: 'Get Many',

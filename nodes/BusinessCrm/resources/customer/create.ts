@@ -603,7 +603,7 @@ export const customerCreateDescription: INodeProperties[] = [
 				name: 'Stop With an Error',
 				value: 'error',
 				description:
-					"Fail the row: it stops the node, or goes to the error output when Settings › On Error is Continue (using error output), so every row not created shows there",
+					'Fail the row: it stops the node, or goes to the error output when Settings › On Error is Continue (using error output), so every row not created shows there',
 			},
 			{
 				name: 'Output the Row Without Creating It',

@@ -6,16 +6,12 @@ import type {
 } from 'n8n-workflow';
 import { checkBusiness } from '../../api/businessCheck';
 import { businessIdLocator, returnAllAndLimit } from '../../params/descriptions';
-import { CUSTOMER_LIST, readWhole } from '../../api/listReader';
+import { readWhole } from '../../api/listReader';
+import { CUSTOMER_LIST } from '../../api/lists';
 import { runOperation } from '../operation';
 import { inputError } from '../../errors/errors';
 import { trimmedText } from '../../values';
-import {
-	pagesInParallel,
-	retryPolicy,
-	textParameter,
-	wantedItems,
-} from '../../params/parameters';
+import { pagesInParallel, retryPolicy, textParameter, wantedItems } from '../../params/parameters';
 
 /**
  * Filters › Business, trimmed; undefined when the filter is not added. An added filter that

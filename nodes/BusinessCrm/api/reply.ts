@@ -1,0 +1,78 @@
+/** A reply as the node reads it: its body parsed, and whether the node can use it. */
+import type { CheckedCredential } from '../credential/credential';
+import type { Reached } from '../errors/errors';
+import { excerpt, type ApiReply } from '../errors/redaction';
+import { describeRedirect } from './failures';
+
+/** A reply body as read: JSON (any value), text that is not JSON, or nothing. */
+/** What of a request decides whether its reply can be used (see ApiRequest in transport.ts). */
+interface ApiRequest {
+	url: string;
+	emptyBodyIsSuccess?: boolean;
+	acceptedOutcome?: string;
+}
+
+export type Body = { json: true; value: unknown } | { json: false; text: string };
+
+export function readBody(raw: unknown): Body {
+	const text = typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : String(raw);
+	if (text.trim() === '') return { json: false, text: '' };
+	try {
+		return { json: true, value: JSON.parse(text) as unknown };
+	} catch {
+		return { json: false, text };
+	}
+}
+
+function describeText(text: string, headers: Record<string, unknown>, secrets: string[]): string {
+	const type = typeof headers['content-type'] === 'string' ? headers['content-type'] : 'unknown';
+	const start = excerpt(text, secrets);
+	return `content type ${type}${start ? `, starting "${start}"` : ''}`;
+}
+
+function jsonKind(value: unknown): string {
+	if (value === null) return 'null';
+	return `a ${typeof value}`;
+}
+
+/** The reply of a request that did not fail with an error status, if the node can read it. */
+export function usableReply(
+	reply: ApiReply,
+	body: Body,
+	request: ApiRequest,
+	{ baseUrl, secrets }: CheckedCredential,
+	fail: (message: string, description: string, reached?: Reached) => Error,
+	uncertain: string,
+): ApiReply {
+	const status = reply.statusCode;
+	if (status < 200 || status >= 300) {
+		const path = request.url;
+		const redirect = describeRedirect(status, reply.headers.location, baseUrl + path, path);
+		if (redirect) throw fail(redirect.message, redirect.description + uncertain);
+		throw fail(
+			`the Business CRM API answered with HTTP ${status}`,
+			`Expected a 2xx reply. Check that the Base URL points at the API itself, not at a page that redirects.${uncertain}`,
+		);
+	}
+	if (!body.json && body.text === '') {
+		if (request.emptyBodyIsSuccess) return reply;
+		throw fail(
+			`the Business CRM API answered ${status} with an empty body`,
+			`Expected a JSON reply. Check that the Base URL points at the API, not at a website or proxy page.${uncertain}`,
+		);
+	}
+	if (!body.json) {
+		throw fail(
+			`the Business CRM API answered ${status} with a body that is not JSON`,
+			`Expected JSON but got ${describeText(reply.body as string, reply.headers, secrets)}. Check that the Base URL points at the API, not at a website or proxy page.${uncertain}`,
+		);
+	}
+	if (reply.body === null || typeof reply.body !== 'object') {
+		throw fail(
+			`the Business CRM API answered ${status} with JSON that is ${jsonKind(reply.body)}, not an object or a list`,
+			`Expected a JSON object or list, but the reply was ${excerpt(JSON.stringify(reply.body), secrets)}. ${request.acceptedOutcome ?? `Check that the Base URL points at the API.${uncertain}`}`,
+			request.acceptedOutcome ? 'yes' : 'maybe',
+		);
+	}
+	return reply;
+}
