@@ -5,7 +5,7 @@ import { startSandbox, type Sandbox, type SandboxCustomer } from './sandbox/serv
 import { runChain, runNode, type ChainedNode } from './helpers/harness.cjs';
 import { startCreateApi, type CreateApi } from './helpers/create-api.cjs';
 import { byId, credentialsFor, requestsTo } from './helpers/fixtures.cjs';
-import { skipResult } from '../nodes/BusinessCrm/resources/customer/create';
+import { skipResult } from '../nodes/BusinessCrm/resources/customer/create/skipExisting';
 import { skipMark } from './helpers/skip-mark.cjs';
 
 const ADD = '/api/business/crm/customer/add';

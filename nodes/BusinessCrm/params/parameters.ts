@@ -75,24 +75,54 @@ function asNumber(value: unknown): number {
 }
 
 /**
- * Return All as a boolean. n8n passes an expression's result through unchanged, so "true" from
- * a sheet or a JSON field arrives as text; anything but true or false is refused, not guessed.
+ * A switch as a boolean. n8n passes an expression's result through unchanged, so "true" from a
+ * sheet or a JSON field arrives as text; anything but true or false is refused, not guessed.
  */
-function returnAll(ctx: IExecuteSingleFunctions): boolean {
-	const raw = ctx.getNodeParameter('returnAll', false) as unknown;
+export function booleanParameter(
+	ctx: IExecuteSingleFunctions,
+	name: string,
+	label: string,
+	advice: string,
+): boolean {
+	const raw = ctx.getNodeParameter(name, false) as unknown;
 	if (raw === true || raw === 'true') return true;
 	if (raw === false || raw === 'false') return false;
 	throw inputError(
 		ctx,
-		`Return All must be true or false, not ${JSON.stringify(raw) ?? String(raw)}`,
-		'Turn Return All on or off, or make its expression give true or false.',
+		`${label} must be true or false, not ${JSON.stringify(raw) ?? String(raw)}`,
+		advice,
+		ctx.getItemIndex(),
+	);
+}
+
+/** A choice from a list, as picked or from an expression; refused, never guessed, when unknown. */
+export function choiceParameter<T extends string>(
+	ctx: IExecuteSingleFunctions,
+	name: string,
+	label: string,
+	fallback: T,
+	allowed: readonly T[],
+	advice = `Pick one of the choices under ${label}, or make its expression give one of these values.`,
+): T {
+	const raw = ctx.getNodeParameter(name, fallback) as unknown;
+	if (allowed.includes(raw as T)) return raw as T;
+	throw inputError(
+		ctx,
+		`${label} must be ${allowed.slice(0, -1).join(', ')} or ${allowed[allowed.length - 1]}, not ${JSON.stringify(raw) ?? String(raw)}`,
+		advice,
 		ctx.getItemIndex(),
 	);
 }
 
 /** How many items Get Many should return: Infinity with Return All, else a checked Limit. */
 export function wantedItems(ctx: IExecuteSingleFunctions): number {
-	if (returnAll(ctx)) return Infinity;
+	const returnAll = booleanParameter(
+		ctx,
+		'returnAll',
+		'Return All',
+		'Turn Return All on or off, or make its expression give true or false.',
+	);
+	if (returnAll) return Infinity;
 	const raw = ctx.getNodeParameter('limit', 50) as unknown;
 	const limit = asNumber(raw);
 	if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {

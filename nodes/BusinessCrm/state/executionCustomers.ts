@@ -1,7 +1,14 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { trimmedText } from '../values';
 import { KeyTurns } from './keyTurns';
-import { CustomerIndex, keysMatch, KINDS, matchSlot, recordKey, type MatchKey } from './customerIndex';
+import {
+	CustomerIndex,
+	keysMatch,
+	KINDS,
+	matchSlot,
+	recordKey,
+	type MatchKey,
+} from './customerIndex';
 import { readWhole } from '../api/listReader';
 import { CUSTOMER_LIST } from '../api/lists';
 import { requestSettings } from '../api/requestSettings';

@@ -14,18 +14,18 @@ import {
 import { findCustomers } from '../../state/executionCustomers';
 import { inputError } from '../../errors/errors';
 import { runOperation } from '../operation';
-import { textParameter } from '../../params/parameters';
+import { choiceParameter, textParameter } from '../../params/parameters';
 
 const showOnlyForFind = { resource: ['customer'], operation: ['find'] };
 
 function matchKind(ctx: IExecuteSingleFunctions): MatchKey {
-	const raw = ctx.getNodeParameter('findBy', 'email') as unknown;
-	if (raw === 'email' || raw === 'phone' || raw === 'name') return raw;
-	throw inputError(
+	return choiceParameter<MatchKey>(
 		ctx,
-		`Find By must be email, phone or name, not ${JSON.stringify(raw) ?? String(raw)}`,
+		'findBy',
+		'Find By',
+		'email',
+		['email', 'phone', 'name'],
 		'Pick Email, Phone or First and Last Name under Find By.',
-		ctx.getItemIndex(),
 	);
 }
 
@@ -59,13 +59,13 @@ type WhenNothingMatches = 'nothing' | 'notFoundItem';
 const NOT_FOUND_ITEM = { found: false } as const;
 
 function whenNothingMatches(ctx: IExecuteSingleFunctions): WhenNothingMatches {
-	const raw = ctx.getNodeParameter('whenNothingMatches', 'nothing') as unknown;
-	if (raw === 'nothing' || raw === 'notFoundItem') return raw;
-	throw inputError(
+	return choiceParameter<WhenNothingMatches>(
 		ctx,
-		`When Nothing Matches must be nothing or notFoundItem, not ${JSON.stringify(raw) ?? String(raw)}`,
+		'whenNothingMatches',
+		'When Nothing Matches',
+		'nothing',
+		['nothing', 'notFoundItem'],
 		'Pick Output Nothing or Output a Not-Found Item under When Nothing Matches.',
-		ctx.getItemIndex(),
 	);
 }
 

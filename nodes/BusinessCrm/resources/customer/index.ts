@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { customerCreateDescription, customerCreateOperation } from './create';
+import { customerCreateDescription } from './create/description';
+import { customerCreateOperation } from './create/operation';
 import { customerFindDescription, customerFindOperation } from './find';
 import { customerGetManyDescription, customerGetManyOperation } from './getAll';
 

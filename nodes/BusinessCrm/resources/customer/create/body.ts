@@ -1,0 +1,132 @@
+import { isSafeObjectProperty, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
+import { inputError } from '../../../errors/errors';
+import { businessId, oneValue, requiredText } from '../../../params/parameters';
+import { trimmedText } from '../../../values';
+import { SKIP_MARK } from './skipExisting';
+
+/** Fields the node sets itself, with where the user sets them; a custom field may not overwrite them. */
+const NODE_FIELDS: Record<string, { label: string; where: string }> = {
+	businessId: { label: 'Business', where: 'Business' },
+	firstName: { label: 'First Name', where: 'First Name' },
+	lastName: { label: 'Last Name', where: 'Last Name' },
+	email: { label: 'Email', where: 'Additional Fields › Email' },
+	phone: { label: 'Phone', where: 'Additional Fields › Phone' },
+};
+
+/** Fields the API sets itself and ignores when sent (spec: it assigns customer ids). */
+const API_FIELDS = new Set(['id']);
+
+function hasControlCharacter(text: string): boolean {
+	for (const character of text) {
+		const code = character.charCodeAt(0);
+		if (code <= 0x1f || code === 0x7f) return true;
+	}
+	return false;
+}
+
+/** A field's text, trimmed; undefined when empty, so it is not sent. */
+function optionalText(value: unknown): string | undefined {
+	return trimmedText(value) || undefined;
+}
+
+/** The request body: the spec does not show it, so the field names are the likely ones (README). */
+export function customerBody(ctx: IExecuteSingleFunctions): IDataObject {
+	const body: IDataObject = {
+		businessId: businessId(ctx),
+		firstName: requiredText(ctx, 'firstName', 'First Name'),
+		lastName: requiredText(ctx, 'lastName', 'Last Name'),
+	};
+	const additional = ctx.getNodeParameter('additionalFields', {}) as IDataObject;
+	const itemIndex = ctx.getItemIndex();
+	for (const [field, label] of [
+		['email', 'Email'],
+		['phone', 'Phone'],
+	] as const) {
+		const path = `additionalFields.${field}`;
+		const value = optionalText(oneValue(ctx, additional[field], label, path, itemIndex));
+		if (value !== undefined) body[field] = value;
+	}
+
+	const custom = (
+		additional.customFields as {
+			field?: Array<{ name?: unknown; value?: unknown }>;
+		}
+	)?.field;
+	const taken = new Set(Object.keys(NODE_FIELDS).map((name) => name.toLowerCase()));
+	for (const [index, field] of (custom ?? []).entries()) {
+		const name = optionalText(field.name);
+		if (name === undefined) {
+			throw inputError(
+				ctx,
+				`Custom field ${index + 1} has no name`,
+				'Give every custom field a name, or remove the empty one.',
+				ctx.getItemIndex(),
+			);
+		}
+		if (taken.has(name.toLowerCase())) {
+			const own = Object.entries(NODE_FIELDS).find(
+				([known]) => known.toLowerCase() === name.toLowerCase(),
+			)?.[1];
+			throw inputError(
+				ctx,
+				own
+					? `Custom field "${name}" would overwrite the ${own.label} the node sends`
+					: `Custom field "${name}" is given twice`,
+				own
+					? `Enter it in the node's ${own.where} field, or give the custom field another name.`
+					: 'Give each custom field a different name.',
+				ctx.getItemIndex(),
+			);
+		}
+		if (API_FIELDS.has(name.toLowerCase())) {
+			throw inputError(
+				ctx,
+				`Custom field "${name}" cannot be set`,
+				'The API assigns each new customer its id and ignores one that is sent. Remove the custom field, or give it another name.',
+				ctx.getItemIndex(),
+			);
+		}
+		if (name === SKIP_MARK) {
+			throw inputError(
+				ctx,
+				`Custom field "${name}" cannot be set`,
+				`Skip if the Customer Already Exists marks each row's outcome in ${SKIP_MARK}. Give the custom field another name.`,
+				ctx.getItemIndex(),
+			);
+		}
+		// isSafeObjectProperty: names that would change the body object itself, not add a field.
+		if (!isSafeObjectProperty(name) || hasControlCharacter(name)) {
+			throw inputError(
+				ctx,
+				`Custom field name ${JSON.stringify(name)} cannot be used`,
+				'__proto__, constructor and prototype are reserved in JSON objects, and a name may not hold a line break or another control character. Give the custom field another name.',
+				ctx.getItemIndex(),
+			);
+		}
+		taken.add(name.toLowerCase());
+		const value = customValue(ctx, name, field.value);
+		if (value !== undefined) body[name] = value;
+	}
+	return body;
+}
+
+/**
+ * A custom field's value as it goes into the JSON body: text trimmed (empty text, e.g. a blank
+ * cell, is not sent, like Email and Phone), any other JSON value as it is.
+ */
+function customValue(
+	ctx: IExecuteSingleFunctions,
+	name: string,
+	value: unknown,
+): IDataObject[string] | undefined {
+	if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
+	if (typeof value === 'number' && !Number.isFinite(value)) {
+		throw inputError(
+			ctx,
+			`Custom field "${name}" is ${String(value)}, which JSON cannot hold`,
+			'Give the custom field a finite number, or text.',
+			ctx.getItemIndex(),
+		);
+	}
+	return value as IDataObject[string];
+}

@@ -1,0 +1,47 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
+import { reachedOf } from '../../../errors/errors';
+import { executionCustomers, type CreateOrigin } from '../../../state/executionCustomers';
+import { sendCreate } from './request';
+
+/**
+ * Whether a failed Create proves that nothing was created: refused before sending (input, a
+ * refused connection, n8n's own checks), or answered 4xx (429 past the retries included). A 5xx,
+ * a timeout or a dropped connection after sending, a reply that cannot be read: the customer may
+ * exist, so the error is treated as "maybe created".
+ */
+function provesNothingCreated(error: unknown): boolean {
+	if (error instanceof NodeOperationError) return true;
+	if (!(error instanceof NodeApiError)) return false;
+	const status = Number(error.httpCode);
+	if (error.httpCode) return status >= 400 && status < 500;
+	return reachedOf(error) === 'no';
+}
+
+/**
+ * Every Create, with or without Skip Existing, tells the execution what it did: a customer it
+ * created joins what later Finds and Skip Existing of the execution see, and a Create that may
+ * have happened stops a later Skip Existing Create of its keys.
+ */
+export async function rememberedCreate(
+	ctx: IExecuteSingleFunctions,
+	body: IDataObject,
+): Promise<IDataObject> {
+	const execution = await executionCustomers(ctx);
+	const business = String(body.businessId);
+	const origin: CreateOrigin = {
+		nodeName: ctx.getNode().name,
+		run: ctx.getExecuteData(),
+		itemIndex: ctx.getItemIndex(),
+	};
+	const attempt = sendCreate(ctx, body);
+	// Noted before the failure reaches this item's error, so the next row with the key sees it.
+	attempt.catch((error: unknown) => {
+		if (provesNothingCreated(error)) return;
+		execution.addUncertain(body, { ...origin, businessId: business });
+		execution.unshareReads();
+	});
+	const customer = await attempt;
+	execution.addCreated(customer, body, business);
+	return customer;
+}

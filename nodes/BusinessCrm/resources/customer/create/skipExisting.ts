@@ -1,0 +1,165 @@
+import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
+import { inputError } from '../../../errors/errors';
+import { booleanParameter, choiceParameter } from '../../../params/parameters';
+import { MATCH_KEY_NAMES, recordKey, type MatchKey } from '../../../state/customerIndex';
+import { keyTurns, listRead, type CreateOrigin } from '../../../state/executionCustomers';
+
+/** Where Skip Existing marks each row's outcome; the node refuses a custom field of that name. */
+export const SKIP_MARK = '_skipExisting';
+
+/** What Skip Existing did with a row, as `_skipExisting.outcome` says it. */
+export type SkipOutcome =
+	| 'created'
+	| 'alreadyExists'
+	| 'notCreatedNoMatchValue'
+	| 'createdNoMatchValue';
+
+/** The match value as a sentence names it. */
+const MATCH_VALUE_WORDS: Record<MatchKey, string> = {
+	email: 'email',
+	phone: 'phone number',
+	name: 'first and last name',
+};
+
+/** `_skipExisting.result`: the outcome in words for people who branch on it or read it. */
+export function skipResult(outcome: SkipOutcome, matchOn: MatchKey): string {
+	const value = MATCH_VALUE_WORDS[matchOn];
+	switch (outcome) {
+		case 'created':
+			return `Created: no customer with this ${value} was in the CRM`;
+		case 'alreadyExists':
+			return `Not created: a customer with this ${value} is already in the CRM`;
+		case 'notCreatedNoMatchValue':
+			return `Not created: the row has no ${value} to look the customer up by`;
+		case 'createdNoMatchValue':
+			return `Created without a check: the row has no ${value} to look the customer up by`;
+	}
+}
+
+export interface SkipExisting {
+	matchOn: MatchKey;
+	/** Whether only customers of the row's business count as a match. */
+	inBusiness: boolean;
+	/** What to do with a row whose match value is empty. */
+	noMatchValue: 'skip' | 'create' | 'error';
+}
+
+/** Skip if the Customer Already Exists and its settings; undefined to create as usual. */
+export function skipExistingSettings(ctx: IExecuteSingleFunctions): SkipExisting | undefined {
+	const on = booleanParameter(
+		ctx,
+		'skipExisting',
+		'Skip if the Customer Already Exists',
+		'Turn the switch on or off, or make its expression give true or false.',
+	);
+	if (!on) return undefined;
+	const matchOn = choiceParameter<MatchKey>(ctx, 'matchOn', 'Match On', 'email', [
+		'email',
+		'phone',
+		'name',
+	]);
+	const scope = choiceParameter(ctx, 'matchWithin', 'Match Within', 'business', [
+		'business',
+		'all',
+	]);
+	const noMatchValue =
+		matchOn === 'name'
+			? 'error'
+			: choiceParameter(ctx, 'noMatchValue', 'Rows Without a Match Value', 'error', [
+					'skip',
+					'create',
+					'error',
+				]);
+	return { matchOn, inBusiness: scope === 'business', noMatchValue };
+}
+
+/** The record flat, as without Skip Existing, with the row's outcome beside it. */
+function marked(
+	ctx: IExecuteSingleFunctions,
+	record: IDataObject,
+	outcome: SkipOutcome,
+	matchOn: MatchKey,
+): IDataObject {
+	const created = outcome === 'created' || outcome === 'createdNoMatchValue';
+	if (Object.prototype.hasOwnProperty.call(record, SKIP_MARK)) {
+		const who =
+			record.id === undefined || record.id === null
+				? 'The customer'
+				: `Customer ${String(record.id)}`;
+		throw inputError(
+			ctx,
+			`${who} has its own field "${SKIP_MARK}"`,
+			`The node marks each row's outcome in ${SKIP_MARK}, which would overwrite the customer's own value.${created ? ' The customer was created.' : ''} Rename the field in the CRM, or turn off Skip if the Customer Already Exists.`,
+			ctx.getItemIndex(),
+		);
+	}
+	// skipped means one thing, "already there", so a branch on it never drops a row never created.
+	const skipped = outcome === 'alreadyExists';
+	const result = skipResult(outcome, matchOn);
+	return { ...record, [SKIP_MARK]: { skipped, created, outcome, result, matchOn } };
+}
+
+/** Where an earlier Create was sent from, as seen from this item. */
+function whereFrom(ctx: IExecuteSingleFunctions, earlier: CreateOrigin): string {
+	const item = `item ${earlier.itemIndex}`;
+	if (earlier.run === ctx.getExecuteData()) return `${item} of this run`;
+	if (earlier.nodeName === ctx.getNode().name) return `${item} of an earlier run of this node`;
+	return `${item} of the node "${earlier.nodeName}" earlier in this execution`;
+}
+
+/**
+ * Skip if the Customer Already Exists, around the Create: the customer already in the CRM, or
+ * the one `create` adds, marked with the row's outcome. A later row whose key met a Create that
+ * may or may not have happened is not sent: a fresh list read could not prove the customer
+ * absent (the API may still be adding it), and sending could add it twice.
+ */
+export async function createUnlessExists(
+	ctx: IExecuteSingleFunctions,
+	body: IDataObject,
+	{ matchOn, inBusiness, noMatchValue }: SkipExisting,
+	create: () => Promise<IDataObject>,
+): Promise<IDataObject> {
+	const key = recordKey(body, matchOn);
+	const what = MATCH_KEY_NAMES[matchOn];
+	if (key === '') {
+		if (noMatchValue === 'skip') {
+			return marked(ctx, { id: null, ...body }, 'notCreatedNoMatchValue', matchOn);
+		}
+		if (noMatchValue === 'error') {
+			throw inputError(
+				ctx,
+				`${what} is empty, so the node cannot tell whether this customer already exists`,
+				`Give this row ${matchOn === 'email' ? 'an email' : 'a phone number'}. To go on with the other rows, set Settings › On Error to Continue (using error output): such rows then go to the error output. Or choose under Rows Without a Match Value to output such rows without creating them, or to create them anyway (a re-run then creates them again).`,
+				ctx.getItemIndex(),
+			);
+		}
+		return marked(ctx, await create(), 'createdNoMatchValue', matchOn);
+	}
+	const business = String(body.businessId);
+	// One key at a time: a second row with this key waits for the first row's Create.
+	return await keyTurns(ctx).oneAtATime(matchOn, key, async () => {
+		const { index: list, customers: execution } = await listRead(ctx);
+		const candidates = [...list.find(matchOn, key), ...execution.created.find(matchOn, key)];
+		const match = candidates.find((c) => !inBusiness || execution.businessOf(c) === business);
+		if (match) return marked(ctx, match, 'alreadyExists', matchOn);
+		const unplaced = inBusiness && candidates.find((c) => execution.businessOf(c) === '');
+		if (unplaced) {
+			throw inputError(
+				ctx,
+				`Customer ${String(unplaced.id)} has this ${what.toLowerCase()} but the list does not say which business it is in`,
+				`The node neither skips this row (the customer may belong to another business) nor creates it (it may be a customer of ${business} already). Check the customer in the CRM, or set Match Within to All Businesses to count a customer of any business as a match.`,
+				ctx.getItemIndex(),
+			);
+		}
+		const earlier = execution.uncertainCreate(matchOn, key, inBusiness ? business : undefined);
+		if (earlier) {
+			throw inputError(
+				ctx,
+				`Create customer not sent: ${whereFrom(ctx, earlier)}, with the same ${what.toLowerCase()}, may have created this customer`,
+				`That item's Create failed after it was sent (a timeout, a dropped connection or a server error), so the customer may or may not have been created. Sending this item too could add it twice. Check the customer list (Customer › Find) before running these items again.`,
+				ctx.getItemIndex(),
+			);
+		}
+		return marked(ctx, await create(), 'created', matchOn);
+	});
+}
