@@ -30,34 +30,25 @@ export const businessIdLocator: INodeProperties = {
 	],
 };
 
-/** Return All and Limit of a Get Many operation. */
-export function returnAllAndLimit(resource: string): INodeProperties[] {
-	return [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			displayOptions: { show: { resource: [resource], operation: ['getAll'] } },
-			default: false,
-			description: 'Whether to return all results or only up to a given limit',
-		},
-		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			displayOptions: {
-				show: {
-					resource: [resource],
-					operation: ['getAll'],
-					returnAll: [false],
-				},
-			},
-			typeOptions: { minValue: 1 },
-			default: 50,
-			description: 'Max number of results to return',
-		},
-	];
-}
+/** Return All and Limit of a Get Many operation; its updateDisplayOptions adds the operation. */
+export const returnAllAndLimit: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		displayOptions: { show: { returnAll: [false] } },
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+	},
+];
 
 /** Options › Pages Read at Once, for every read of a whole list (see its two entries below). */
 const pagesReadAtOnce: INodeProperties = {

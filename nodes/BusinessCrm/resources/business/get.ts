@@ -1,4 +1,4 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions, type INodePropertyOptions } from 'n8n-workflow';
 import { businessIdLocator } from '../../params/descriptions';
 import { runOperation } from '../operation';
 import { extractRecord } from '../../api/replyShapes';
@@ -33,10 +33,7 @@ export const businessGetOperation: INodePropertyOptions = {
 	},
 };
 
-export const businessGetDescription: INodeProperties[] = [
-	{
-		...businessIdLocator,
-		description: 'The business to get',
-		displayOptions: { show: { resource: ['business'], operation: ['get'] } },
-	},
-];
+export const businessGetDescription = updateDisplayOptions(
+	{ show: { resource: ['business'], operation: ['get'] } },
+	[{ ...businessIdLocator, description: 'The business to get' }],
+);

@@ -1,4 +1,4 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions, type INodePropertyOptions } from 'n8n-workflow';
 import { returnAllAndLimit } from '../../params/descriptions';
 import { runOperation } from '../operation';
 import { readWhole } from '../../api/listReader';
@@ -28,4 +28,7 @@ export const businessGetManyOperation: INodePropertyOptions = {
 	},
 };
 
-export const businessGetManyDescription: INodeProperties[] = returnAllAndLimit('business');
+export const businessGetManyDescription = updateDisplayOptions(
+	{ show: { resource: ['business'], operation: ['getAll'] } },
+	returnAllAndLimit,
+);

@@ -1,3 +1,4 @@
+import { updateDisplayOptions } from 'n8n-workflow';
 import type {
 	IExecuteSingleFunctions,
 	INodeProperties,
@@ -15,8 +16,6 @@ import { findCustomers } from '../../state/executionCustomers';
 import { inputError } from '../../errors/errors';
 import { runOperation } from '../operation';
 import { choiceParameter, textParameter } from '../../params/parameters';
-
-const showOnlyForFind = { resource: ['customer'], operation: ['find'] };
 
 function matchKind(ctx: IExecuteSingleFunctions): MatchKey {
 	return choiceParameter<MatchKey>(
@@ -106,14 +105,13 @@ export const findHints: NodeHint[] = [
 	},
 ];
 
-export const customerFindDescription: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Find By',
 		name: 'findBy',
 		type: 'options',
 		default: 'email',
 		description: "Which of the customer's details to search by",
-		displayOptions: { show: showOnlyForFind },
 		options: [
 			{
 				name: 'Email',
@@ -141,7 +139,7 @@ export const customerFindDescription: INodeProperties[] = [
 		required: true,
 		description:
 			"The customer's whole email address. Capitals and spaces around it do not matter; part of an address finds no one.",
-		displayOptions: { show: { ...showOnlyForFind, findBy: ['email'] } },
+		displayOptions: { show: { findBy: ['email'] } },
 	},
 	{
 		displayName: 'Phone',
@@ -152,7 +150,7 @@ export const customerFindDescription: INodeProperties[] = [
 		placeholder: 'e.g. +44 20 7946 0958',
 		description:
 			"The customer's phone number, written any way. Only the digits count, and a number matches with or without its country code or a leading 0: (202) 555-0236 finds +1 202 555 0236. A number of 7 digits or more also finds longer numbers that end with it, so one typed without its area code finds that number in every area.",
-		displayOptions: { show: { ...showOnlyForFind, findBy: ['phone'] } },
+		displayOptions: { show: { findBy: ['phone'] } },
 	},
 	{
 		displayName: 'First Name',
@@ -162,7 +160,7 @@ export const customerFindDescription: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. Ada',
 		description: "The customer's first name; the last name must match too",
-		displayOptions: { show: { ...showOnlyForFind, findBy: ['name'] } },
+		displayOptions: { show: { findBy: ['name'] } },
 	},
 	{
 		displayName: 'Last Name',
@@ -172,7 +170,7 @@ export const customerFindDescription: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. Lovelace',
 		description: "The customer's last name; the first name must match too",
-		displayOptions: { show: { ...showOnlyForFind, findBy: ['name'] } },
+		displayOptions: { show: { findBy: ['name'] } },
 	},
 	{
 		displayName: 'When Nothing Matches',
@@ -181,7 +179,6 @@ export const customerFindDescription: INodeProperties[] = [
 		default: 'nothing',
 		description:
 			'What an input item that finds no customer outputs. Customers found are output as they are, one item each. To create the customers not found, pick Output a Not-Found Item and follow with an If node whose condition is that the ID field exists: items without an ID found no one. (Settings › Always Output Data does not do this: it adds one empty item only when no input item found anyone.)',
-		displayOptions: { show: showOnlyForFind },
 		options: [
 			{
 				name: 'Output Nothing',
@@ -197,3 +194,8 @@ export const customerFindDescription: INodeProperties[] = [
 		],
 	},
 ];
+
+export const customerFindDescription = updateDisplayOptions(
+	{ show: { resource: ['customer'], operation: ['find'] } },
+	properties,
+);

@@ -1,9 +1,5 @@
-import type {
-	IDataObject,
-	IExecuteSingleFunctions,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { checkBusiness } from '../../api/businessCheck';
 import { businessIdLocator, returnAllAndLimit } from '../../params/descriptions';
 import { readWhole } from '../../api/listReader';
@@ -63,22 +59,24 @@ export const customerGetManyOperation: INodePropertyOptions = {
 	},
 };
 
-export const customerGetManyDescription: INodeProperties[] = [
-	...returnAllAndLimit('customer'),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: { show: { resource: ['customer'], operation: ['getAll'] } },
-		options: [
-			{
-				...businessIdLocator,
-				required: false,
-				description:
-					'Only the customers of this business. The node reads the customer list and keeps those of this business, so it may read many more customers than it outputs.',
-			},
-		],
-	},
-];
+export const customerGetManyDescription = updateDisplayOptions(
+	{ show: { resource: ['customer'], operation: ['getAll'] } },
+	[
+		...returnAllAndLimit,
+		{
+			displayName: 'Filters',
+			name: 'filters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			options: [
+				{
+					...businessIdLocator,
+					required: false,
+					description:
+						'Only the customers of this business. The node reads the customer list and keeps those of this business, so it may read many more customers than it outputs.',
+				},
+			],
+		},
+	],
+);
