@@ -1,10 +1,10 @@
 /** A reply as the node reads it: its body parsed, and whether the node can use it. */
+import { jsonParse } from 'n8n-workflow';
 import type { CheckedCredential } from '../credential/credential';
 import type { Reached } from '../errors/errors';
 import { excerpt, type ApiReply } from '../errors/redaction';
 import { describeRedirect } from './failures';
 
-/** A reply body as read: JSON (any value), text that is not JSON, or nothing. */
 /** What of a request decides whether its reply can be used (see ApiRequest in transport.ts). */
 interface ApiRequest {
 	url: string;
@@ -12,16 +12,17 @@ interface ApiRequest {
 	acceptedOutcome?: string;
 }
 
+/** What jsonParse gives for text that is not JSON: no JSON value is this symbol. */
+const NOT_JSON = Symbol('not JSON');
+
+/** A reply body as read: JSON (any value), text that is not JSON, or nothing. */
 export type Body = { json: true; value: unknown } | { json: false; text: string };
 
 export function readBody(raw: unknown): Body {
 	const text = typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : String(raw);
 	if (text.trim() === '') return { json: false, text: '' };
-	try {
-		return { json: true, value: JSON.parse(text) as unknown };
-	} catch {
-		return { json: false, text };
-	}
+	const value = jsonParse<unknown>(text, { fallbackValue: NOT_JSON });
+	return value === NOT_JSON ? { json: false, text } : { json: true, value };
 }
 
 function describeText(text: string, headers: Record<string, unknown>, secrets: string[]): string {
