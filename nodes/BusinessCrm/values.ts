@@ -6,12 +6,13 @@ export function isObject(value: unknown): value is IDataObject {
 }
 
 /**
- * A value as text, trimmed: text as it is, a number or boolean as written, anything else empty
+ * A value as text, trimmed: text as it is, a number (BigInt too) or boolean as written, anything else empty
  * (and so refused or ignored by the caller).
  */
 export function trimmedText(value: unknown): string {
 	if (typeof value === 'string') return value.trim();
-	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+	const type = typeof value;
+	if (type === 'number' || type === 'bigint' || type === 'boolean') return String(value);
 	return '';
 }
 
