@@ -1,4 +1,7 @@
-import { skipResult, type SkipOutcome } from '../../nodes/BusinessCrm/resources/customer/create/skipExisting';
+import {
+	skipResult,
+	type SkipOutcome,
+} from '../../nodes/BusinessCrm/resources/customer/create/skipExisting';
 import type { MatchKey } from '../../nodes/BusinessCrm/state/customerIndex';
 
 /** The `_skipExisting` mark that Skip if the Customer Already Exists puts beside a record. */

@@ -1,7 +1,7 @@
 /**
  * The in-process suite as Stryker runs it for every mutant. Left out: the suites that test dist/,
  * the tarball or the sandbox itself (a mutant of the TypeScript source never reaches them), and the one test
- * that waits 30 s for a silent API (`global.MUTATION_RUN`): test/failures.test.cts guards the same
+ * that waits 30 s for a silent API (`global.MUTATION_RUN`): test/api/failures.test.cts guards the same
  * message without the wait.
  */
 const path = require('path');
@@ -14,11 +14,11 @@ module.exports = {
 	reporters: ['default'],
 	testPathIgnorePatterns: [
 		...base.testPathIgnorePatterns,
-		'/test/package-load.test.cts',
-		'/test/scan-package.test.cts',
+		'/test/package/package-load.test.cts',
+		'/test/package/scan-package.test.cts',
 		'/test/e2e-helpers.test.cts',
 		'/test/sandbox.test.cts',
-		'/test/tarball.test.cts',
+		'/test/package/tarball.test.cts',
 	],
 	globals: { MUTATION_RUN: true },
 	// Absolute paths: Stryker loads the environment itself, without resolving <rootDir>.

@@ -1,0 +1,58 @@
+/** Which API keys and organization IDs the node sends as typed, and how it names the ones it cannot. */
+import { checkCredential, MIN_API_KEY_LENGTH } from '../../nodes/BusinessCrm/credential/credential';
+
+const BASE_URL = 'https://api.example.com';
+const check = (apiKey: unknown, organizationId: unknown = 'org_1') =>
+	checkCredential({ baseUrl: BASE_URL, apiKey, organizationId } as never);
+
+describe('every visible ASCII character travels in a header as typed', () => {
+	it('"!" and "~", the first and last of them, are accepted in a key and an organization ID', () => {
+		expect(check('!key~0123456789~', '!org~')).toMatchObject({
+			apiKey: '!key~0123456789~',
+			organizationId: '!org~',
+		});
+	});
+
+	it(`a key of exactly ${MIN_API_KEY_LENGTH} characters is accepted; one fewer is refused`, () => {
+		const key = 'k'.repeat(MIN_API_KEY_LENGTH);
+		expect(check(key)).toMatchObject({ apiKey: key });
+		expect(check(key.slice(1))).toEqual({
+			problem: `The API Key in the Business CRM credential has only ${MIN_API_KEY_LENGTH - 1} characters, too few for an API key`,
+			fix: `Open the credential and paste the whole API key (at least ${MIN_API_KEY_LENGTH} characters).`,
+		});
+	});
+});
+
+describe('a character that cannot travel as typed is named, with its position', () => {
+	const PASTE_AGAIN =
+		'A hidden or unusual character was pasted with it. Open the credential and paste the API Key again as a single line, copied from its source.';
+	it.each([
+		['U+0001', '\u0001', 'a control character (U+0001)'],
+		['U+001F', '\u001f', 'a control character (U+001F)'],
+		['U+007F (DEL)', '\u007f', 'a control character (U+007F)'],
+		['U+0020 (space)', ' ', 'a space (U+0020)'],
+		['U+00E9 (é)', '\u00e9', 'the non-ASCII character "\u00e9" (U+00E9)'],
+		['U+0080', '\u0080', 'a control character (U+0080)'],
+	])('%s', (_label, character, named) => {
+		expect(check(`abcd${character}efgh1234`)).toEqual({
+			problem: `The API Key in the Business CRM credential contains ${named} at position 5`,
+			fix: PASTE_AGAIN,
+		});
+	});
+});
+
+describe('a missing value is empty, not text', () => {
+	it.each([undefined, null])('an API key that is %s', (apiKey) => {
+		expect(check(apiKey)).toEqual({
+			problem: 'The API Key in the Business CRM credential is empty',
+			fix: 'Open the credential and enter the API Key.',
+		});
+	});
+
+	it('an organization ID that is null', () => {
+		expect(check('k'.repeat(20), null)).toEqual({
+			problem: 'The Organization ID in the Business CRM credential is empty',
+			fix: 'Open the credential and enter the Organization ID.',
+		});
+	});
+});

@@ -1,0 +1,219 @@
+import { startSandbox, type Sandbox } from '../../sandbox/server.cjs';
+import { runNode } from '../../helpers/harness.cjs';
+import { credentialsFor, requestsTo } from '../../helpers/fixtures.cjs';
+
+const CUSTOMERS = '/api/public/v1/customers';
+
+describe('Customer › Find', () => {
+	let sandbox: Sandbox;
+	beforeAll(async () => {
+		sandbox = await startSandbox({ businesses: 2 });
+	});
+	afterAll(async () => await sandbox.close());
+	beforeEach(() => {
+		sandbox.clearLog();
+		sandbox.seedCustomers(250);
+	});
+
+	const find = (
+		parameters: Record<string, unknown>,
+		items?: Array<Record<string, unknown>>,
+		onError?: 'continueRegularOutput',
+	) =>
+		runNode({
+			credentials: credentialsFor(sandbox),
+			parameters: { resource: 'customer', operation: 'find', ...parameters },
+			items: items as never,
+			onError,
+		});
+
+	it('reads the list once per run for all items, and pairs each match with the item that asked', async () => {
+		const wanted = [sandbox.customers[3], sandbox.customers[120], sandbox.customers[249]];
+		const { items, error } = await find(
+			{ findBy: 'email', email: '={{ $json.email }}' },
+			wanted.map((customer) => ({ email: customer.email })),
+		);
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json)).toEqual(wanted);
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		// 250 customers: 3 pages overlapping by one (offsets step by 99), read once although three
+		// items asked; the last two at once.
+		expect(
+			requestsTo(sandbox, CUSTOMERS)
+				.map((request) => request.query)
+				.sort((a, b) => Number(a.offset) - Number(b.offset)),
+		).toEqual([
+			{ limit: '100', offset: '0' },
+			{ limit: '100', offset: '99' },
+			{ limit: '100', offset: '198' },
+		]);
+		expect(sandbox.requests).toHaveLength(3);
+	});
+
+	it('normalises keys: email trimmed and case-blind, phone by digits, names trimmed and case-blind', async () => {
+		const target = sandbox.customers[7];
+		target.email = 'Grace.Hopper@Example.com';
+		target.phone = '15550100199';
+		target.firstName = 'Grace';
+		target.lastName = 'Hopper';
+		const byEmail = await find({ findBy: 'email', email: '  grace.hopper@EXAMPLE.COM ' });
+		const byPhone = await find({ findBy: 'phone', phone: '+1 (555) 010-0199' });
+		const byName = await find({ findBy: 'name', firstName: ' grace', lastName: 'HOPPER  ' });
+		for (const result of [byEmail, byPhone, byName]) {
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((item) => item.json.id)).toEqual([target.id]);
+		}
+		// A name is both names: the same first name with another last name is no match.
+		const other = await find({ findBy: 'name', firstName: 'Grace', lastName: 'Hoppers' });
+		expect(other.items).toEqual([]);
+	});
+
+	it('phone numbers with and without a country code match', async () => {
+		// The sandbox stores numbers as "+1 202 555 0236"; a user types them as they know them.
+		const target = sandbox.customers[36];
+		const digits = String(target.phone).replace(/\D/g, '');
+		const local = `(${digits.slice(1, 4)}) ${digits.slice(4, 7)}-${digits.slice(7)}`;
+		const { items, error } = await find({ findBy: 'phone', phone: local });
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json.id)).toEqual([target.id]);
+	});
+
+	it('gives every matching customer, in list order', async () => {
+		const [first, second] = [sandbox.customers[10], sandbox.customers[200]];
+		second.email = ` ${String(first.email).toUpperCase()} `;
+		const { items } = await find({ findBy: 'email', email: String(first.email) });
+		expect(items.map((item) => item.json.id)).toEqual([first.id, second.id]);
+	});
+
+	it('gives no item when nothing matches, and still reads the list only once', async () => {
+		const { items, error } = await find({ findBy: 'email', email: '={{ $json.email }}' }, [
+			{ email: 'nobody@example.com' },
+			{ email: 'noone@example.com' },
+		]);
+		expect(error).toBeUndefined();
+		expect(items).toEqual([]);
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(3);
+	});
+
+	it('Find with no match outputs one {found: false} item per input item that found no one, when asked', async () => {
+		const known = sandbox.customers[42];
+		const { items, error } = await find(
+			{ findBy: 'email', email: '={{ $json.email }}', whenNothingMatches: 'notFoundItem' },
+			[{ email: 'nobody@example.com' }, { email: known.email }, { email: 'noone@example.com' }],
+		);
+		expect(error).toBeUndefined();
+		expect(items).toEqual([
+			{ json: { found: false }, pairedItem: { item: 0 } },
+			{ json: known, pairedItem: { item: 1 } },
+			{ json: { found: false }, pairedItem: { item: 2 } },
+		]);
+		// Still one read of the list for all items.
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(3);
+	});
+
+	it('Find with no match outputs nothing when asked to, as by default', async () => {
+		const { items, error } = await find({
+			findBy: 'email',
+			email: 'nobody@example.com',
+			whenNothingMatches: 'nothing',
+		});
+		expect(error).toBeUndefined();
+		expect(items).toEqual([]);
+	});
+
+	it('refuses a When Nothing Matches from an expression that is not one of its choices, on its item', async () => {
+		const { items, error } = await find(
+			{ findBy: 'email', email: 'a@example.com', whenNothingMatches: '={{ $json.otherwise }}' },
+			[{ otherwise: 'empty' }],
+			'continueRegularOutput',
+		);
+		expect(error).toBeUndefined();
+		expect(items).toEqual([
+			{
+				json: {
+					error:
+						'When Nothing Matches must be nothing or notFoundItem, not "empty". Pick Output Nothing or Output a Not-Found Item under When Nothing Matches.',
+				},
+				pairedItem: { item: 0 },
+			},
+		]);
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(0);
+	});
+
+	it('refuses an empty search value on the item it came from, without reading the list', async () => {
+		const { items, error } = await find(
+			{ findBy: 'phone', phone: '={{ $json.phone }}' },
+			[{ phone: 'n/a' }, { phone: sandbox.customers[0].phone }],
+			'continueRegularOutput',
+		);
+		expect(error).toBeUndefined();
+		expect(items[0].json.error).toMatch(/^Phone has no digits to search for\. Enter the phone/);
+		expect(items[0].pairedItem).toEqual({ item: 0 });
+		expect(items[1].json.id).toBe(sandbox.customers[0].id);
+		expect(items[1].pairedItem).toEqual({ item: 1 });
+	});
+
+	it('refuses an empty email, or a name without its last name, saying what is missing', async () => {
+		const byEmail = await find(
+			{ findBy: 'email', email: '={{ $json.email }}' },
+			[{ email: '  ' }],
+			'continueRegularOutput',
+		);
+		const byName = await find(
+			{ findBy: 'name', firstName: 'Grace', lastName: '={{ $json.last }}' },
+			[{ last: ' ' }],
+			'continueRegularOutput',
+		);
+		const help = (what: string) =>
+			`Enter the ${what} to find. When it comes from an expression, check that the expression gives a value for this item.`;
+		expect(byEmail.items).toEqual([
+			{ json: { error: `Email is empty. ${help('email')}` }, pairedItem: { item: 0 } },
+		]);
+		expect(byName.items).toEqual([
+			{
+				json: {
+					error: `First Name and Last Name are both needed to find by name. ${help('first and last name')}`,
+				},
+				pairedItem: { item: 0 },
+			},
+		]);
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(0);
+	});
+
+	it('stops with a clear error when the list cannot be read', async () => {
+		sandbox.setFaults({ serverError: { path: CUSTOMERS, status: 500 } });
+		try {
+			const { error } = await find(
+				{ findBy: 'email', email: 'a@example.com', options: { maxRetries: 0 } },
+				[{}, {}],
+			);
+			expect(error?.message).toMatch(/^Read the customer list failed/);
+			expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(1);
+		} finally {
+			sandbox.resetFaults();
+		}
+	});
+
+	it('refuses a Find By from an expression that is not email, phone or name, on its item', async () => {
+		const { items, error } = await find(
+			// With Find By an expression n8n shows (and requires) every search field.
+			{
+				findBy: '={{ $json.by }}',
+				email: 'a@example.com',
+				phone: '1',
+				firstName: 'A',
+				lastName: 'B',
+			},
+			[{ by: 'email' }, { by: 'fax' }],
+			'continueRegularOutput',
+		);
+		expect(error).toBeUndefined();
+		expect(items[items.length - 1]).toEqual({
+			json: {
+				error:
+					'Find By must be email, phone or name, not "fax". Pick Email, Phone or First and Last Name under Find By.',
+			},
+			pairedItem: { item: 1 },
+		});
+	});
+});
