@@ -7,7 +7,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { startSandbox, type Sandbox } from '../sandbox/server.cjs';
 import { runNode } from '../helpers/harness.cjs';
-import { credentialsFor, requestsTo } from '../helpers/fixtures.cjs';
+import { credentialsFor, requestsTo, useSandbox } from '../helpers/fixtures.cjs';
 import { TriggerHarness } from '../helpers/poll-harness.cjs';
 import { DEFAULT_PAGES_IN_PARALLEL } from '../../nodes/BusinessCrm/api/lists';
 
@@ -15,15 +15,7 @@ const CUSTOMERS = '/api/public/v1/customers';
 const BUSINESS_LIST = '/api/business/list/all';
 
 let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox({ businesses: 3 });
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => {
-	sandbox.resetFaults();
-	sandbox.onRequest = undefined;
-	sandbox.clearLog();
-});
+useSandbox({ businesses: 3 }, {}, (started) => (sandbox = started));
 
 const getCustomers = (options: INodeParameters = {}, items?: IDataObject[]) =>
 	runNode({

@@ -1,5 +1,5 @@
 import type { INodeParameters } from 'n8n-workflow';
-import type { Sandbox } from '../sandbox/server.cjs';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/server.cjs';
 import type { CrmCredentials } from './harness.cjs';
 
 /** A working credential for the sandbox. */
@@ -15,4 +15,28 @@ export function byId(value: string): INodeParameters['businessId'] {
 /** The requests the sandbox saw for one path, in order. */
 export function requestsTo(sandbox: Sandbox, path: string) {
 	return sandbox.requests.filter((request) => request.path === path);
+}
+
+/**
+ * One sandbox for a describe block: started before its first test and closed after its last.
+ * Before each test its request log is cleared, its faults and onRequest hook removed, and, when
+ * `customers` is given, its customer list seeded afresh with that many. `use` receives it.
+ */
+export function useSandbox(
+	options: SandboxOptions,
+	each: { customers?: number },
+	use: (sandbox: Sandbox) => void,
+): void {
+	let sandbox: Sandbox | undefined;
+	beforeAll(async () => {
+		sandbox = await startSandbox(options);
+		use(sandbox);
+	});
+	afterAll(async () => await sandbox?.close());
+	beforeEach(() => {
+		sandbox!.clearLog();
+		sandbox!.resetFaults();
+		sandbox!.onRequest = undefined;
+		if (each.customers !== undefined) sandbox!.seedCustomers(each.customers);
+	});
 }

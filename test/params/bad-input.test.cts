@@ -4,9 +4,9 @@
  * (percent-encoded business ids); and the Base URL mistakes the node repairs.
  */
 import type { INodeParameters } from 'n8n-workflow';
-import { startSandbox, type Sandbox } from '../sandbox/server.cjs';
+import { type Sandbox } from '../sandbox/server.cjs';
 import { runNode, type CrmCredentials, type RunResult } from '../helpers/harness.cjs';
-import { byId, credentialsFor } from '../helpers/fixtures.cjs';
+import { byId, credentialsFor, useSandbox } from '../helpers/fixtures.cjs';
 
 const CUSTOMERS = '/api/public/v1/customers';
 const ADD = '/api/business/crm/customer/add';
@@ -400,15 +400,7 @@ const REFUSALS: Array<[string, Refusal]> = [
 
 describe('Bad input', () => {
 	let sandbox: Sandbox;
-	beforeAll(async () => {
-		sandbox = await startSandbox({ businesses: 2 });
-	});
-	afterAll(async () => await sandbox.close());
-	beforeEach(() => {
-		sandbox.clearLog();
-		sandbox.seedCustomers(3);
-		sandbox.resetFaults();
-	});
+	useSandbox({ businesses: 2 }, { customers: 3 }, (started) => (sandbox = started));
 
 	/** Puts the id of a real business where a table says KNOWN_BUSINESS. */
 	const resolve = (value: unknown): unknown =>

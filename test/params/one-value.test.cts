@@ -4,9 +4,9 @@
  * (wrong advice) or its JSON (wrong data); an empty Filters › Business read every business.
  */
 import type { INodeParameters } from 'n8n-workflow';
-import { startSandbox, type Sandbox } from '../sandbox/server.cjs';
+import { type Sandbox } from '../sandbox/server.cjs';
 import { runNode } from '../helpers/harness.cjs';
-import { byId, credentialsFor, requestsTo } from '../helpers/fixtures.cjs';
+import { byId, credentialsFor, requestsTo, useSandbox } from '../helpers/fixtures.cjs';
 
 const CUSTOMERS = '/api/public/v1/customers';
 const ADD = '/api/business/crm/customer/add';
@@ -20,14 +20,7 @@ const EMPTY_FILTER_HELP =
 
 describe('one value where one value is expected', () => {
 	let sandbox: Sandbox;
-	beforeAll(async () => {
-		sandbox = await startSandbox({ businesses: 3 });
-	});
-	afterAll(async () => await sandbox.close());
-	beforeEach(() => {
-		sandbox.seedCustomers(30);
-		sandbox.clearLog();
-	});
+	useSandbox({ businesses: 3 }, { customers: 30 }, (started) => (sandbox = started));
 
 	const business = () => sandbox.businesses[0].id;
 	const run = (parameters: INodeParameters, items: Array<Record<string, unknown>>) =>

@@ -12,7 +12,7 @@ import {
 	type ChainedNode,
 	type CrmCredentials,
 } from '../helpers/harness.cjs';
-import { byId, credentialsFor, requestsTo } from '../helpers/fixtures.cjs';
+import { byId, credentialsFor, requestsTo, useSandbox } from '../helpers/fixtures.cjs';
 import { skipMark } from '../helpers/skip-mark.cjs';
 
 const ADD = '/api/business/crm/customer/add';
@@ -62,15 +62,7 @@ const createNode = (
 
 describe('the Business CRM node runs of one execution', () => {
 	let sandbox: Sandbox;
-	beforeAll(async () => {
-		sandbox = await startSandbox({ businesses: 2 });
-	});
-	afterAll(async () => await sandbox.close());
-	beforeEach(() => {
-		sandbox.clearLog();
-		sandbox.seedCustomers(250);
-	});
-	afterEach(() => sandbox.resetFaults());
+	useSandbox({ businesses: 2 }, { customers: 250 }, (started) => (sandbox = started));
 
 	const business = () => sandbox.businesses[0].id;
 

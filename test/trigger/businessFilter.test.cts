@@ -4,9 +4,9 @@
  * Many › Filters › Business, and the trigger's Options › Business (Fetch Test Event and
  * activation). The API is asked once per run, or once per activation.
  */
-import { startSandbox, type Sandbox } from '../sandbox/server.cjs';
+import { type Sandbox } from '../sandbox/server.cjs';
 import { runNode } from '../helpers/harness.cjs';
-import { byId, credentialsFor, requestsTo } from '../helpers/fixtures.cjs';
+import { byId, credentialsFor, requestsTo, useSandbox } from '../helpers/fixtures.cjs';
 import { TriggerHarness } from '../helpers/poll-harness.cjs';
 
 const CUSTOMERS = '/api/public/v1/customers';
@@ -15,15 +15,7 @@ const MESSAGE = `No business ${MISSING} in this organization`;
 
 let sandbox: Sandbox;
 
-beforeAll(async () => {
-	sandbox = await startSandbox({ businesses: 3, customers: 30 });
-});
-
-afterAll(async () => {
-	await sandbox.close();
-});
-
-beforeEach(() => sandbox.clearLog());
+useSandbox({ businesses: 3, customers: 30 }, {}, (started) => (sandbox = started));
 
 const checks = (id: string) => requestsTo(sandbox, `/api/business/${id}`);
 

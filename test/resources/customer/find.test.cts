@@ -1,19 +1,12 @@
-import { startSandbox, type Sandbox } from '../../sandbox/server.cjs';
+import { type Sandbox } from '../../sandbox/server.cjs';
 import { runNode } from '../../helpers/harness.cjs';
-import { credentialsFor, requestsTo } from '../../helpers/fixtures.cjs';
+import { credentialsFor, requestsTo, useSandbox } from '../../helpers/fixtures.cjs';
 
 const CUSTOMERS = '/api/public/v1/customers';
 
 describe('Customer › Find', () => {
 	let sandbox: Sandbox;
-	beforeAll(async () => {
-		sandbox = await startSandbox({ businesses: 2 });
-	});
-	afterAll(async () => await sandbox.close());
-	beforeEach(() => {
-		sandbox.clearLog();
-		sandbox.seedCustomers(250);
-	});
+	useSandbox({ businesses: 2 }, { customers: 250 }, (started) => (sandbox = started));
 
 	const find = (
 		parameters: Record<string, unknown>,

@@ -1,6 +1,6 @@
-import { startSandbox, type Sandbox } from '../../sandbox/server.cjs';
+import { type Sandbox } from '../../sandbox/server.cjs';
 import { runNode } from '../../helpers/harness.cjs';
-import { byId, credentialsFor, requestsTo } from '../../helpers/fixtures.cjs';
+import { byId, credentialsFor, requestsTo, useSandbox } from '../../helpers/fixtures.cjs';
 
 const CUSTOMERS = '/api/public/v1/customers';
 
@@ -10,11 +10,7 @@ const inOffsetOrder = (queries: Array<Record<string, string>>) =>
 
 describe('Customer › Get Many', () => {
 	let sandbox: Sandbox;
-	beforeAll(async () => {
-		sandbox = await startSandbox({ businesses: 3 });
-	});
-	afterAll(async () => await sandbox.close());
-	beforeEach(() => sandbox.clearLog());
+	useSandbox({ businesses: 3 }, {}, (started) => (sandbox = started));
 
 	const getMany = (parameters: Record<string, unknown>, items?: Array<Record<string, unknown>>) =>
 		runNode({

@@ -1,20 +1,13 @@
-import { startSandbox, type Sandbox } from '../../../sandbox/server.cjs';
+import { type Sandbox } from '../../../sandbox/server.cjs';
 import { runNode } from '../../../helpers/harness.cjs';
 import { startCreateApi, type CreateApi, type CreateReply } from '../../../helpers/create-api.cjs';
-import { byId, credentialsFor, requestsTo } from '../../../helpers/fixtures.cjs';
+import { byId, credentialsFor, requestsTo, useSandbox } from '../../../helpers/fixtures.cjs';
 
 const ADD = '/api/business/crm/customer/add';
 
 describe('Customer › Create', () => {
 	let sandbox: Sandbox;
-	beforeAll(async () => {
-		sandbox = await startSandbox({ businesses: 2 });
-	});
-	afterAll(async () => await sandbox.close());
-	beforeEach(() => {
-		sandbox.clearLog();
-		sandbox.seedCustomers(0);
-	});
+	useSandbox({ businesses: 2 }, { customers: 0 }, (started) => (sandbox = started));
 
 	const create = (parameters: Record<string, unknown>, items?: Array<Record<string, unknown>>) =>
 		runNode({

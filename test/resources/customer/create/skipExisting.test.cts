@@ -4,7 +4,7 @@ import { sleep, type IDataObject, type INodeParameters } from 'n8n-workflow';
 import { startSandbox, type Sandbox, type SandboxCustomer } from '../../../sandbox/server.cjs';
 import { runChain, runNode, type ChainedNode } from '../../../helpers/harness.cjs';
 import { startCreateApi, type CreateApi } from '../../../helpers/create-api.cjs';
-import { byId, credentialsFor, requestsTo } from '../../../helpers/fixtures.cjs';
+import { byId, credentialsFor, requestsTo, useSandbox } from '../../../helpers/fixtures.cjs';
 import { skipResult } from '../../../../nodes/BusinessCrm/resources/customer/create/skipExisting';
 import { skipMark } from '../../../helpers/skip-mark.cjs';
 
@@ -24,18 +24,7 @@ const mark = skipMark;
 
 describe('Customer › Create › Skip if the Customer Already Exists', () => {
 	let sandbox: Sandbox;
-	beforeAll(async () => {
-		sandbox = await startSandbox({ businesses: 2 });
-	});
-	afterAll(async () => await sandbox.close());
-	beforeEach(() => {
-		sandbox.clearLog();
-		sandbox.seedCustomers(250);
-	});
-	afterEach(() => {
-		sandbox.resetFaults();
-		sandbox.onRequest = undefined;
-	});
+	useSandbox({ businesses: 2 }, { customers: 250 }, (started) => (sandbox = started));
 
 	const business = () => sandbox.businesses[0].id;
 	/** Seeded customers of the first business that have every field. */
@@ -633,15 +622,7 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 
 describe('Find and Skip Existing honour Request Options › Timeout', () => {
 	let sandbox: Sandbox;
-	beforeAll(async () => {
-		sandbox = await startSandbox({ businesses: 1 });
-	});
-	afterAll(async () => await sandbox.close());
-	beforeEach(() => {
-		sandbox.clearLog();
-		sandbox.seedCustomers(3);
-	});
-	afterEach(() => sandbox.resetFaults());
+	useSandbox({ businesses: 1 }, { customers: 3 }, (started) => (sandbox = started));
 
 	const find = { resource: 'customer', operation: 'find', findBy: 'email', email: 'a@example.com' };
 	const create = () => ({
