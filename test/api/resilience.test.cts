@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, STATUS_CODES } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { sleep, type INodeParameters } from 'n8n-workflow';
@@ -18,7 +18,7 @@ import {
 	type SandboxCustomer,
 } from '../sandbox/server.cjs';
 import { runNode, type CrmCredentials, type RunResult } from '../helpers/harness.cjs';
-import { byId, credentialsFor, requestsTo } from '../helpers/fixtures.cjs';
+import { byId, closedPort, credentialsFor, requestsTo } from '../helpers/fixtures.cjs';
 import { clock, useFastClock } from '../helpers/clock.cjs';
 
 const CUSTOMERS = '/api/public/v1/customers';
@@ -60,15 +60,6 @@ const errorJson = (message: string, description: string) => ({
 });
 
 type NodeError = NonNullable<RunResult['error']> & { httpCode?: string | null };
-
-/** A port on 127.0.0.1 where nothing listens: bound once, then released. */
-async function closedPort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as { port: number };
-	await new Promise<void>((resolve) => server.close(() => resolve()));
-	return port;
-}
 
 /** A server that answers every request with one fixed reply. */
 async function answeringServer(

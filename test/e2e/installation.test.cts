@@ -5,7 +5,7 @@
  * n8n 3.0 turns to false, does to it on the n8n under test.
  */
 import * as fs from 'node:fs';
-import { createServer } from 'node:net';
+import { closedPort } from '../helpers/fixtures.cjs';
 import * as path from 'node:path';
 import { startSandbox, type Sandbox } from '../sandbox/server.cjs';
 import {
@@ -31,15 +31,6 @@ import { exampleWorkflow, sandboxCredential } from './workflows.cjs';
 
 const NODE_TYPE = 'n8n-nodes-business-crm.businessCrm';
 const VARIABLE = 'N8N_UNVERIFIED_PACKAGES_ENABLED';
-
-/** A port on 127.0.0.1 where nothing listens: a registry there answers no download. */
-async function closedPort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as { port: number };
-	await new Promise((resolve) => server.close(resolve));
-	return port;
-}
 
 /**
  * Whether the n8n under test warns at start-up that the variable's default will change (its

@@ -10,7 +10,7 @@ import {
 	type Server,
 	type ServerResponse,
 } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
 import { startSandbox, type Faults, type Sandbox } from '../sandbox/server.cjs';
 import {
@@ -19,21 +19,13 @@ import {
 	type CrmCredentials,
 	type RunResult,
 } from '../helpers/harness.cjs';
-import { byId, credentialsFor } from '../helpers/fixtures.cjs';
+import { byId, closedPort, credentialsFor } from '../helpers/fixtures.cjs';
 
 /** The distinctive credential every failure runs with (where the sandbox need not accept it). */
 const CANARY = 'crm-canary-7Qx2Lp9Vd4Rk8Zt3Wm6Hs1Nb5Jc0Fy';
 /** The two halves of CANARY, for the credential that holds a line break between them. */
 const CANARY_HEAD = CANARY.slice(0, 21);
 const CANARY_TAIL = CANARY.slice(21);
-
-async function closedPort(): Promise<number> {
-	const server = createNetServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as { port: number };
-	await new Promise<void>((resolve) => server.close(() => resolve()));
-	return port;
-}
 
 /** Everything a run produced, as text, by where it came from. */
 function producedBy(result: RunResult, logs: string[]): Record<string, string> {

@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/server.cjs';
 import type { CrmCredentials } from './harness.cjs';
@@ -39,4 +40,13 @@ export function useSandbox(
 		sandbox!.onRequest = undefined;
 		if (each.customers !== undefined) sandbox!.seedCustomers(each.customers);
 	});
+}
+
+/** A port on 127.0.0.1 where nothing listens: bound once, then released. */
+export async function closedPort(): Promise<number> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	return port;
 }
