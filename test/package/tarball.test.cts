@@ -71,7 +71,7 @@ describe('the release tarball holds only the package', () => {
 
 	it("the coverage report's images are where the build copies no images from", () => {
 		const { coverageDirectory } = jest.requireActual<{ coverageDirectory: string }>(
-			'../jest.config.js',
+			'../../jest.config.js',
 		);
 		withImage(path.join(coverageDirectory.replace('<rootDir>', ROOT), 'lcov-report'), (image) => {
 			expect(copiedByBuild()).not.toContain(image);
