@@ -326,6 +326,14 @@ describe('nothing lost, nothing twice', () => {
 		expectRequests([[N + 4, 100, 200]]);
 	});
 
+	it('a customer without an id is refused as the first of its page too', async () => {
+		const noId = { firstName: 'No', lastName: 'Id', businessId: sandbox.businesses[0].id };
+		sandbox.customers[0] = noId as unknown as SandboxCustomer;
+		const outcome = await new TriggerHarness(credentialsFor(sandbox), {}).activate();
+		expect(outcome.emits).toBe(0);
+		expect(outcome.error?.message).toBe('Read customers failed: a customer in the list has no id');
+	});
+
 	it('a customer without an id stops the poll rather than being emitted on every poll', async () => {
 		const trigger = await activated();
 		const before = trigger.nodeStaticData();
