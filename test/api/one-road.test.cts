@@ -151,6 +151,15 @@ describe("the credential's Allowed Domains are obeyed on every road, before anyt
 		expect(items.length).toBeGreaterThan(0);
 	});
 
+	it('a host is matched whole, not by how it ends: 27.0.0.1 does not allow 127.0.0.1', async () => {
+		const { error } = await runNode({
+			credentials: restricted('27.0.0.1'),
+			parameters: findByEmail('nobody@example.com'),
+		});
+		expect(error?.message).toMatch(/^The Base URL's host 127\.0\.0\.1 is not among/);
+		expect(sandbox.requests).toEqual([]);
+	});
+
 	it('a wildcard matches the hosts under a domain, never the domain itself', async () => {
 		const wildcard = await runNode({
 			credentials: { ...restricted('*.0.0.1'), baseUrl: sandbox.url },
