@@ -20,6 +20,35 @@ describe('Customer › Find', () => {
 			onError,
 		});
 
+	it('a customer deleted before a later page is read: the list is read again, and a customer past that page is found', async () => {
+		const wanted = sandbox.customers[249];
+		let deleted = false;
+		sandbox.onRequest = (entry) => {
+			// Page after page: the first page has been answered when the second is asked for.
+			if (!deleted && entry.path === CUSTOMERS && entry.query.offset === '99') {
+				sandbox.customers.splice(5, 1);
+				deleted = true;
+			}
+		};
+		const { items, error } = await find({
+			findBy: 'email',
+			email: wanted.email,
+			options: { pagesInParallel: 1 },
+		});
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json)).toEqual([wanted]);
+		// The second page began one customer late: the first read, though read to its end, is not
+		// trusted, and a second one is made.
+		expect(requestsTo(sandbox, CUSTOMERS).map((request) => request.query.offset)).toEqual([
+			'0',
+			'99',
+			'198',
+			'0',
+			'99',
+			'198',
+		]);
+	});
+
 	it('reads the list once per run for all items, and pairs each match with the item that asked', async () => {
 		const wanted = [sandbox.customers[3], sandbox.customers[120], sandbox.customers[249]];
 		const { items, error } = await find(
