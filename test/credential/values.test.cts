@@ -56,3 +56,27 @@ describe('a missing value is empty, not text', () => {
 		});
 	});
 });
+
+describe('Allowed Domains, as the credential check reads them', () => {
+	const restricted = (baseUrl: string, allowedDomains: unknown) =>
+		checkCredential({
+			baseUrl,
+			apiKey: 'key-0123456789',
+			organizationId: 'org_1',
+			allowedHttpRequestDomains: 'domains',
+			allowedDomains,
+		} as never);
+
+	it('a host is compared regardless of capitals, in the Base URL and in the list', () => {
+		expect(restricted('https://API.Example.com', 'api.example.com')).not.toHaveProperty('problem');
+		expect(restricted('https://api.example.com', 'API.EXAMPLE.COM')).not.toHaveProperty('problem');
+	});
+
+	it('Specific Domains with no list at all is an empty list: refused, with the host to add', () => {
+		expect(restricted('https://api.example.com', undefined)).toEqual({
+			problem:
+				'The Business CRM credential allows Specific Domains but lists none, so the node sends nothing',
+			fix: 'Open the credential and add api.example.com to Allowed Domains, or set Allowed HTTP Request Domains to All.',
+		});
+	});
+});

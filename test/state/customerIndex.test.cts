@@ -73,6 +73,8 @@ describe('one phone number in two formats', () => {
 		expect(found('0044 20 7946 0958', '+44 20 7946 0958')).toEqual(['cust_1']);
 		expect(found('020 7946 0958', '0044 20 7946 0958')).toEqual(['cust_1']);
 		expect(samePhone('0123', '123')).toBe(true);
+		// Every leading zero, not only the first: below 7 digits only the same digits match.
+		expect(samePhone('00123', '123')).toBe(true);
 	});
 
 	it('numbers that end alike but differ before their last digits are different numbers', () => {

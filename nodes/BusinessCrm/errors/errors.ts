@@ -68,10 +68,9 @@ export function httpError(
  */
 export type Reached = 'no' | 'maybe' | 'yes';
 
-/** What a failed request's error says of whether it reached the API; undefined when it does not. */
-export function reachedOf(error: NodeApiError): Reached | undefined {
-	const reached = error.context.reached;
-	return reached === 'no' || reached === 'maybe' || reached === 'yes' ? reached : undefined;
+/** Whether a failed request's error says it never reached the API (refused before sending). */
+export function neverReachedApi(error: NodeApiError): boolean {
+	return error.context.reached === 'no';
 }
 
 /** An error without an HTTP status: the connection failed, timed out or the reply was unusable. */

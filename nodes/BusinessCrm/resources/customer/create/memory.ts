@@ -1,6 +1,6 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
-import { reachedOf } from '../../../errors/errors';
+import { neverReachedApi } from '../../../errors/errors';
 import { executionCustomers, type CreateOrigin } from '../../../state/executionCustomers';
 import { sendCreate } from './request';
 
@@ -15,7 +15,7 @@ function provesNothingCreated(error: unknown): boolean {
 	if (!(error instanceof NodeApiError)) return false;
 	const status = Number(error.httpCode);
 	if (error.httpCode) return status >= 400 && status < 500;
-	return reachedOf(error) === 'no';
+	return neverReachedApi(error);
 }
 
 /**
