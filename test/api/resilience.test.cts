@@ -20,19 +20,17 @@ import {
 import { runNode, type CrmCredentials, type RunResult } from '../helpers/harness.cjs';
 import { byId, closedPort, credentialsFor, requestsTo } from '../helpers/fixtures.cjs';
 import { clock, useFastClock } from '../helpers/clock.cjs';
+import { KEY_HELP } from '../../nodes/BusinessCrm/errors/errors';
+import {
+	MAYBE_CREATED,
+	PROBABLY_CREATED,
+} from '../../nodes/BusinessCrm/resources/customer/create/request';
 
 const CUSTOMERS = '/api/public/v1/customers';
 const ADD = '/api/business/crm/customer/add';
 const BUSINESS_LIST = '/api/business/list/all';
 
-const MAYBE_CREATED =
-	'The customer may or may not have been created: check the customer list before running this item again, or it may be added twice.';
-/** After a 2xx whose JSON is no object: the API took the Create. */
-const PROBABLY_CREATED =
-	'The API accepted the Create, so the customer was probably created; only its reply cannot be read. Before running this item again, look the customer up with Customer › Find (by email, phone, or first and last name): running it again would likely add it twice.';
 const SERVER_ERROR_HINT = 'The API had a server error.';
-const KEY_HELP =
-	'API keys are managed by an organization administrator in the dashboard (Settings › Organization › API Keys).';
 const TIMEOUT_HINT =
 	"The Business CRM API did not answer in time. Try again later, or raise the timeout on this node's Settings tab (Request Options › Timeout).";
 const DROPPED_HINT = 'The API or a proxy dropped the connection. Try again later.';

@@ -2,6 +2,7 @@ import { type Sandbox } from '../../../sandbox/server.cjs';
 import { runNode } from '../../../helpers/harness.cjs';
 import { startCreateApi, type CreateApi, type CreateReply } from '../../../helpers/create-api.cjs';
 import { byId, credentialsFor, requestsTo, useSandbox } from '../../../helpers/fixtures.cjs';
+import { PROBABLY_CREATED } from '../../../../nodes/BusinessCrm/resources/customer/create/request';
 
 const ADD = '/api/business/crm/customer/add';
 
@@ -351,9 +352,6 @@ describe('Customer › Create', () => {
 				{ businessId: 'biz_1', firstName: 'Ada', lastName: 'Lovelace', phone: '15550100199' },
 			]);
 		});
-
-		const PROBABLY_CREATED =
-			'The API accepted the Create, so the customer was probably created; only its reply cannot be read. Before running this item again, look the customer up with Customer › Find (by email, phone, or first and last name): running it again would likely add it twice.';
 
 		it('a Create answered 2xx with a JSON list says the customer was probably created', async () => {
 			reply = {

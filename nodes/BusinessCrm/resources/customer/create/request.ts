@@ -7,14 +7,14 @@ import { retryPolicy } from '../../../params/parameters';
 export const CREATE_URL = '/api/business/crm/customer/add';
 
 /** What a Create that failed after it may have reached the API says (and what Skip Existing looks for). */
-const MAYBE_CREATED =
+export const MAYBE_CREATED =
 	'The customer may or may not have been created: check the customer list before running this item again, or it may be added twice.';
 
 /**
  * For a 2xx whose reply cannot be read (a JSON list or a bare value): the API took the Create, so
  * a re-run would most likely add the customer twice.
  */
-const PROBABLY_CREATED =
+export const PROBABLY_CREATED =
 	'The API accepted the Create, so the customer was probably created; only its reply cannot be read. Before running this item again, look the customer up with Customer › Find (by email, phone, or first and last name): running it again would likely add it twice.';
 
 /**
