@@ -88,6 +88,16 @@ describe("the trigger's Options › Business", () => {
 		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(0);
 	});
 
+	it('a list of businesses is refused at activation, in words that name the option and the expression', async () => {
+		const ids = `["${sandbox.businesses[0].id}", "${sandbox.businesses[1].id}"]`;
+		const outcome = await trigger(`={{ ${ids} }}`).activate();
+		expect(outcome.error?.message).toBe('Options › Business is a list of 2 values, not one value');
+		expect((outcome.error as Error & { description?: string }).description).toBe(
+			`Options › Business takes one value, and the expression gave a list. Pick one value, for example the first with {{ ${ids}[0] }}, or split the list into items first (Split Out node) to handle each value.`,
+		);
+		expect(sandbox.requests).toEqual([]);
+	});
+
 	it('a known business is checked once per activation, not at every poll', async () => {
 		const known = sandbox.businesses[2].id;
 		const active = trigger(known);
