@@ -73,6 +73,16 @@ describe('Customer › Get Many', () => {
 		);
 	});
 
+	it('a customer without an id at the end of a page is output once, not again by the next page', async () => {
+		sandbox.seedCustomers(150);
+		const noId = { ...sandbox.customers[99] } as Record<string, unknown>;
+		delete noId.id;
+		sandbox.customers[99] = noId as never;
+		const { items, error } = await getMany({ returnAll: true });
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json)).toEqual(sandbox.customers);
+	});
+
 	it('stops early when the list is shorter than the limit', async () => {
 		sandbox.seedCustomers(30);
 		const { items } = await getMany({ returnAll: false, limit: 250 });
