@@ -68,6 +68,7 @@ describe('one value where one value is expected', () => {
 			['Email', { findBy: 'email', email: '={{ $json.names }}' }],
 			['Phone', { findBy: 'phone', phone: '={{ $json.names }}' }],
 			['First Name', { findBy: 'name', firstName: '={{ $json.names }}', lastName: 'Lovelace' }],
+			['Last Name', { findBy: 'name', firstName: 'Ada', lastName: '={{ $json.names }}' }],
 		])('Find › %s', async (label, extra) => {
 			const { items } = await run({ resource: 'customer', operation: 'find', ...extra }, [
 				{ names: ['ada@example.com'] },
