@@ -11,7 +11,6 @@ import { listBusinesses, runNode, type CrmCredentials } from './helpers/harness.
 import { byId } from './helpers/fixtures.cjs';
 import { startSandbox } from './sandbox/server.cjs';
 import { checkCredential } from '../nodes/BusinessCrm/credential/credential';
-import { requestedWaitMs } from '../nodes/BusinessCrm/api/retries';
 
 // Only this test's own API accepts it.
 const KEY = ['test', 'key', '0123456789'].join('-');
@@ -103,59 +102,6 @@ describe('a Base URL typed without a scheme is sent as https', () => {
 		} finally {
 			await stop(api.server);
 		}
-	});
-});
-
-describe('the Base URL is read as people type and paste it', () => {
-	// unknown: a credential saved without the field, or by hand, need not hold text.
-	const read = (baseUrl: unknown) =>
-		checkCredential({ baseUrl, apiKey: KEY, organizationId: ORGANIZATION_ID } as never);
-
-	it.each([
-		['api.example.com/http/v2', 'https://api.example.com/http/v2'],
-		['hhttps://api.example.com', 'https://api.example.com'],
-		['htttp://api.example.com', 'http://api.example.com'],
-		['httpps://api.example.com', 'https://api.example.com'],
-		['https://api.example.com/api/public/v1', 'https://api.example.com'],
-		['https://api.example.com/api/public/v1//', 'https://api.example.com'],
-		// Only a trailing copy of the API's prefix is the API's; a longer path is the user's.
-		[
-			'https://api.example.com/api/public/v1/tenant',
-			'https://api.example.com/api/public/v1/tenant',
-		],
-	])('%j is used as %j', (typed, used) => {
-		expect(read(typed)).toMatchObject({ baseUrl: used });
-	});
-
-	it.each([
-		['api.example.com/next?to=ftp://x', 'contains a query string or fragment (? or #).'],
-		['https://:8080/http://api.example.com', 'has no host name.'],
-	])('%j is refused: %s', (typed, reason) => {
-		expect(read(typed)).toMatchObject({
-			problem: `The Base URL in the Business CRM credential "${typed}" ${reason} Enter the API address only, e.g. https://api.example.com`,
-		});
-	});
-
-	it('a Base URL that is missing or not text is empty, and says so', () => {
-		for (const baseUrl of [undefined, null, 42]) {
-			expect(read(baseUrl)).toMatchObject({
-				problem:
-					'The Base URL in the Business CRM credential is empty. Enter the API address only, e.g. https://api.example.com',
-			});
-		}
-	});
-
-	it('a password typed in it is never quoted, with or without a scheme', () => {
-		expect(read('admin:s3cret@api.example.com/?x=1')).toMatchObject({
-			problem: expect.stringContaining('"admin@api.example.com/?x=1"'),
-		});
-		expect(read('https://admin:s3cret@api.example.com/?x=1')).toMatchObject({
-			problem: expect.stringContaining('"https://admin@api.example.com/?x=1"'),
-		});
-		// A colon and an @ further on in the path are not a password, and are quoted as typed.
-		expect(read('https://api.example.com/files/a:b@c?x=1')).toMatchObject({
-			problem: expect.stringContaining('"https://api.example.com/files/a:b@c?x=1"'),
-		});
 	});
 });
 
@@ -259,19 +205,6 @@ describe('a list without a total is read to its end', () => {
 		} finally {
 			await stop(api.server);
 		}
-	});
-});
-
-describe('Retry-After', () => {
-	it('a date in the past means retry now: a wait of 0, never negative', () => {
-		const now = Date.parse('2026-01-01T12:00:00Z');
-		const reply = (value: string) => ({
-			statusCode: 429,
-			body: {},
-			headers: { 'retry-after': value },
-		});
-		expect(requestedWaitMs(reply('Thu, 01 Jan 2026 11:59:00 GMT'), now)).toBe(0);
-		expect(requestedWaitMs(reply('Thu, 01 Jan 2026 12:00:05 GMT'), now)).toBe(5000);
 	});
 });
 

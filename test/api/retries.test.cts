@@ -67,3 +67,16 @@ describe('how long a 429 asks to wait', () => {
 		]);
 	});
 });
+
+describe('Retry-After', () => {
+	it('a date in the past means retry now: a wait of 0, never negative', () => {
+		const now = Date.parse('2026-01-01T12:00:00Z');
+		const dated = (value: string) => ({
+			statusCode: 429,
+			body: {},
+			headers: { 'retry-after': value },
+		});
+		expect(requestedWaitMs(dated('Thu, 01 Jan 2026 11:59:00 GMT'), now)).toBe(0);
+		expect(requestedWaitMs(dated('Thu, 01 Jan 2026 12:00:05 GMT'), now)).toBe(5000);
+	});
+});

@@ -80,3 +80,56 @@ describe('Allowed Domains, as the credential check reads them', () => {
 		});
 	});
 });
+
+describe('the Base URL is read as people type and paste it', () => {
+	// unknown: a credential saved without the field, or by hand, need not hold text.
+	const read = (baseUrl: unknown) =>
+		checkCredential({ baseUrl, apiKey: 'key-0123456789', organizationId: 'org_1' } as never);
+
+	it.each([
+		['api.example.com/http/v2', 'https://api.example.com/http/v2'],
+		['hhttps://api.example.com', 'https://api.example.com'],
+		['htttp://api.example.com', 'http://api.example.com'],
+		['httpps://api.example.com', 'https://api.example.com'],
+		['https://api.example.com/api/public/v1', 'https://api.example.com'],
+		['https://api.example.com/api/public/v1//', 'https://api.example.com'],
+		// Only a trailing copy of the API's prefix is the API's; a longer path is the user's.
+		[
+			'https://api.example.com/api/public/v1/tenant',
+			'https://api.example.com/api/public/v1/tenant',
+		],
+	])('%j is used as %j', (typed, used) => {
+		expect(read(typed)).toMatchObject({ baseUrl: used });
+	});
+
+	it.each([
+		['api.example.com/next?to=ftp://x', 'contains a query string or fragment (? or #).'],
+		['https://:8080/http://api.example.com', 'has no host name.'],
+	])('%j is refused: %s', (typed, reason) => {
+		expect(read(typed)).toMatchObject({
+			problem: `The Base URL in the Business CRM credential "${typed}" ${reason} Enter the API address only, e.g. https://api.example.com`,
+		});
+	});
+
+	it('a Base URL that is missing or not text is empty, and says so', () => {
+		for (const baseUrl of [undefined, null, 42]) {
+			expect(read(baseUrl)).toMatchObject({
+				problem:
+					'The Base URL in the Business CRM credential is empty. Enter the API address only, e.g. https://api.example.com',
+			});
+		}
+	});
+
+	it('a password typed in it is never quoted, with or without a scheme', () => {
+		expect(read('admin:s3cret@api.example.com/?x=1')).toMatchObject({
+			problem: expect.stringContaining('"admin@api.example.com/?x=1"'),
+		});
+		expect(read('https://admin:s3cret@api.example.com/?x=1')).toMatchObject({
+			problem: expect.stringContaining('"https://admin@api.example.com/?x=1"'),
+		});
+		// A colon and an @ further on in the path are not a password, and are quoted as typed.
+		expect(read('https://api.example.com/files/a:b@c?x=1')).toMatchObject({
+			problem: expect.stringContaining('"https://api.example.com/files/a:b@c?x=1"'),
+		});
+	});
+});
