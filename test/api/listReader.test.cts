@@ -6,10 +6,12 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { startSandbox, type Sandbox } from '../sandbox/server.cjs';
-import { runNode } from '../helpers/harness.cjs';
+import { runNode, listBusinesses } from '../helpers/harness.cjs';
 import { credentialsFor, requestsTo, useSandbox } from '../helpers/fixtures.cjs';
 import { TriggerHarness } from '../helpers/poll-harness.cjs';
 import { DEFAULT_PAGES_IN_PARALLEL } from '../../nodes/BusinessCrm/api/lists';
+import { startApi, json, stop } from '../helpers/scripted-api.cjs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 const CUSTOMERS = '/api/public/v1/customers';
 const BUSINESS_LIST = '/api/business/list/all';
@@ -310,5 +312,86 @@ describe('the trigger', () => {
 		expect(polled.items).toEqual(added);
 		// From the last known customer: 251 customers, max(1, ceil(250/99)) = 3 requests.
 		expect(ascending(offsets())).toEqual([2_099, 2_198, 2_297]);
+	});
+});
+
+const getMany = (resource: string) => ({ resource, operation: 'getAll', returnAll: true });
+
+describe('a business list without pagination.limit', () => {
+	/** 130 businesses in pages of 20 unless a limit is sent; pagination has no limit field. */
+	const businesses = Array.from({ length: 130 }, (_, index) => ({
+		id: `biz_${String(index).padStart(3, '0')}`,
+		name: `Business ${index}`,
+	}));
+	const answer = (_request: IncomingMessage, url: URL, response: ServerResponse) => {
+		const offset = Number(url.searchParams.get('offset') ?? 0);
+		const limit = Math.min(100, Number(url.searchParams.get('limit') ?? 20));
+		const page = businesses.slice(offset, offset + limit);
+		json(response, 200, {
+			content: {
+				businesses: page,
+				pagination: { offset, hasMore: offset + page.length < businesses.length },
+			},
+		});
+	};
+
+	it('steps by the length of the first page less the business it repeats, so none is skipped (Get Many)', async () => {
+		const api = await startApi(answer);
+		try {
+			const { items, error } = await runNode({
+				parameters: getMany('business'),
+				credentials: api.credentials,
+			});
+			expect(error).toBeUndefined();
+			expect(items.map((item) => item.json.id)).toEqual(businesses.map((b) => b.id));
+			// 20 businesses, then pages that each begin with the last business of the page before.
+			expect(api.urls.map((url) => url.search)).toEqual([
+				'',
+				'?limit=100&offset=19',
+				'?limit=100&offset=118',
+			]);
+		} finally {
+			await stop(api.server);
+		}
+	});
+
+	it('and the business list search reads past 100 businesses', async () => {
+		const api = await startApi(answer);
+		try {
+			const { results } = await listBusinesses(api.credentials);
+			expect(results.map((result) => result.value)).toEqual(businesses.map((b) => b.id));
+		} finally {
+			await stop(api.server);
+		}
+	});
+});
+
+describe('a list without a total is read to its end', () => {
+	it('1,500 customers in 16 pages that overlap by one, none of which says how many there are', async () => {
+		const customers = Array.from({ length: 1500 }, (_, index) => ({ id: `cust_${index}` }));
+		const api = await startApi((_request, url, response) => {
+			const offset = Number(url.searchParams.get('offset'));
+			const limit = Number(url.searchParams.get('limit'));
+			json(response, 200, {
+				content: {
+					customers: customers.slice(offset, offset + limit),
+					pagination: { limit, offset, hasMore: offset + limit < customers.length },
+				},
+			});
+		});
+		try {
+			const { items, error } = await runNode({
+				parameters: getMany('customer'),
+				credentials: api.credentials,
+			});
+			expect(error).toBeUndefined();
+			expect(items).toHaveLength(1500);
+			// ceil((1,500 - 1) / 99): offsets 0, 99, ..., 1,485.
+			expect(api.urls.map((url) => Number(url.searchParams.get('offset')))).toEqual(
+				Array.from({ length: 16 }, (_, index) => index * 99),
+			);
+		} finally {
+			await stop(api.server);
+		}
 	});
 });

@@ -1,6 +1,7 @@
 import { startSandbox, type RequestLogEntry, type Sandbox } from '../sandbox/server.cjs';
 import { runNode } from '../helpers/harness.cjs';
 import { byId, credentialsFor, requestsTo } from '../helpers/fixtures.cjs';
+import { startApi, json, stop } from '../helpers/scripted-api.cjs';
 
 const ADD = '/api/business/crm/customer/add';
 
@@ -122,4 +123,33 @@ describe('rate-limit pacing of one node run', () => {
 			await sandbox.close();
 		}
 	}, 60_000);
+});
+
+describe('never more than 10 requests in flight', () => {
+	it('with 50 items, at most 10 requests are open at once, and every item is answered', async () => {
+		let open = 0;
+		let mostOpen = 0;
+		const api = await startApi(async (_request, url, response) => {
+			open++;
+			mostOpen = Math.max(mostOpen, open);
+			// Long enough that, without the limit, all 50 requests would be open together.
+			await new Promise((resolve) => setTimeout(resolve, 100));
+			open--;
+			json(response, 200, { content: { business: { id: url.pathname.split('/').pop() } } });
+		});
+		try {
+			const items = Array.from({ length: 50 }, (_, index) => ({ id: `biz_${index}` }));
+			const { items: output, error } = await runNode({
+				parameters: { resource: 'business', operation: 'get', businessId: byId('={{ $json.id }}') },
+				credentials: api.credentials,
+				items,
+			});
+			expect(error).toBeUndefined();
+			expect(output.map((item) => item.json.id)).toEqual(items.map((item) => item.id));
+			expect(api.urls).toHaveLength(50);
+			expect(mostOpen).toBe(10);
+		} finally {
+			await stop(api.server);
+		}
+	});
 });

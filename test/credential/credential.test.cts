@@ -3,6 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { parseBaseUrl } from '../../nodes/BusinessCrm/credential/baseUrl';
 import { startSandbox, type Sandbox } from '../sandbox/server.cjs';
 import { runNode, testCredential } from '../helpers/harness.cjs';
+import { SCRIPTED_KEY } from '../helpers/scripted-api.cjs';
+import { Workflow, type INode } from 'n8n-workflow';
+import { BusinessCrm } from '../../nodes/BusinessCrm/BusinessCrm.node';
+import { BusinessCrmApi } from '../../credentials/BusinessCrmApi.credentials';
 
 describe('Business CRM API credential test (GET /api/public/v1/test-api-key)', () => {
 	let sandbox: Sandbox;
@@ -235,4 +239,43 @@ describe('the Test button does not follow a redirect', () => {
 			}
 		},
 	);
+});
+
+describe("the credential's own trimming", () => {
+	it('the headers it makes carry the key and organization ID without the pasted spaces', () => {
+		const credential = new BusinessCrmApi();
+		const node: INode = {
+			id: 'crm',
+			name: 'CRM',
+			type: 'n8n-nodes-business-crm.businessCrm',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		};
+		const workflow = new Workflow({
+			nodes: [node],
+			connections: {},
+			active: false,
+			nodeTypes: {
+				getByName: () => new BusinessCrm(),
+				getByNameAndVersion: () => new BusinessCrm(),
+				getKnownTypes: () => ({}),
+			},
+		});
+		// As n8n's CredentialsHelper resolves generic authentication, before any HTTP client sees it.
+		const headers = Object.fromEntries(
+			Object.entries(credential.authenticate.properties.headers ?? {}).map(([name, value]) => [
+				name,
+				workflow.expression.getSimpleParameterValue(
+					node,
+					value as string,
+					'internal',
+					{ $credentials: { apiKey: `  ${SCRIPTED_KEY}\t`, organizationId: ' org_1 \n' } },
+					undefined,
+					'',
+				),
+			]),
+		);
+		expect(headers).toEqual({ 'X-API-Key': SCRIPTED_KEY, 'X-Organization-ID': 'org_1' });
+	});
 });

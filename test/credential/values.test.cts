@@ -1,5 +1,8 @@
 /** Which API keys and organization IDs the node sends as typed, and how it names the ones it cannot. */
 import { checkCredential, MIN_API_KEY_LENGTH } from '../../nodes/BusinessCrm/credential/credential';
+import { startApi, json, stop, SCRIPTED_KEY } from '../helpers/scripted-api.cjs';
+import { runNode } from '../helpers/harness.cjs';
+import { byId } from '../helpers/fixtures.cjs';
 
 const BASE_URL = 'https://api.example.com';
 const check = (apiKey: unknown, organizationId: unknown = 'org_1') =>
@@ -131,5 +134,30 @@ describe('the Base URL is read as people type and paste it', () => {
 		expect(read('https://api.example.com/files/a:b@c?x=1')).toMatchObject({
 			problem: expect.stringContaining('"https://api.example.com/files/a:b@c?x=1"'),
 		});
+	});
+});
+
+describe('a Base URL typed without a scheme is sent as https', () => {
+	it('the credential the requests use starts with https://', () => {
+		expect(
+			checkCredential({ baseUrl: 'api.example.com/', apiKey: SCRIPTED_KEY, organizationId: 'o' }),
+		).toMatchObject({ baseUrl: 'https://api.example.com' });
+	});
+
+	it('so an API that speaks only http never receives the request', async () => {
+		const api = await startApi((_request, _url, response) => json(response, 200, {}));
+		try {
+			const { error } = await runNode({
+				parameters: { resource: 'business', operation: 'get', businessId: byId('biz_1') },
+				credentials: {
+					...api.credentials,
+					baseUrl: api.credentials.baseUrl.replace('http://', ''),
+				},
+			});
+			expect(error).toBeDefined();
+			expect(api.urls).toEqual([]);
+		} finally {
+			await stop(api.server);
+		}
 	});
 });

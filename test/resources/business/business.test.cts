@@ -209,3 +209,25 @@ describe('Business', () => {
 		);
 	});
 });
+
+describe('business ids', () => {
+	it('a number from an expression is a business id like any other', async () => {
+		const sandbox = await startSandbox({ businesses: 1 });
+		try {
+			const { error } = await runNode({
+				parameters: { resource: 'business', operation: 'get', businessId: byId('={{ 42 }}') },
+				credentials: {
+					baseUrl: sandbox.url,
+					apiKey: sandbox.apiKey,
+					organizationId: sandbox.organizationId,
+				},
+			});
+			expect(sandbox.requests.map((request) => request.path)).toEqual(['/api/business/42']);
+			expect(error?.message).toBe(
+				'Get business failed: the Business CRM API answered 404 "Not Found: Business 42 not found"',
+			);
+		} finally {
+			await sandbox.close();
+		}
+	});
+});

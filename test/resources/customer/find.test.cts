@@ -1,6 +1,7 @@
 import { type Sandbox } from '../../sandbox/server.cjs';
 import { runNode } from '../../helpers/harness.cjs';
 import { credentialsFor, requestsTo, useSandbox } from '../../helpers/fixtures.cjs';
+import { startApi, json, stop } from '../../helpers/scripted-api.cjs';
 
 const CUSTOMERS = '/api/public/v1/customers';
 
@@ -237,5 +238,58 @@ describe('Customer › Find', () => {
 			},
 			pairedItem: { item: 1 },
 		});
+	});
+});
+
+describe('Find reads the customer list as JSON, each customer once', () => {
+	it('a customer that moves onto the next page while the list is read is found once', async () => {
+		const ann = { id: 'cust_1', email: 'ann@example.com' };
+		const bob = { id: 'cust_2', email: 'bob@example.com' };
+		const cara = { id: 'cust_3', email: 'cara@example.com' };
+		const dan = { id: 'cust_4', email: 'dan@example.com' };
+		const list = [bob, ann, dan];
+		const accepts: Array<string | undefined> = [];
+		const api = await startApi((request, url, response) => {
+			accepts.push(request.headers.accept);
+			// Pages of at most 2 customers, from the offset asked for.
+			const offset = Number(url.searchParams.get('offset') ?? 0);
+			const customers = list.slice(offset, offset + 2);
+			json(response, 200, {
+				message: 'ok',
+				content: {
+					customers,
+					pagination: {
+						total: list.length,
+						limit: 2,
+						offset,
+						hasMore: offset + customers.length < list.length,
+					},
+				},
+			});
+			// A customer added at the front of the list after the first page pushes Ann on: the next
+			// page begins with Bob, not with Ann, so that read is made again.
+			if (accepts.length === 1) list.unshift(cara);
+		});
+		try {
+			const { items, error } = await runNode({
+				parameters: {
+					resource: 'customer',
+					operation: 'find',
+					findBy: 'email',
+					email: 'ann@example.com',
+				},
+				credentials: api.credentials,
+			});
+			expect(error).toBeUndefined();
+			// The read that saw the list move (0, 1, 2), then one whose pages join up: 0, then 1 and 2
+			// at once (the total is known), where Ann is on both pages.
+			const offsets = api.urls.map((url) => Number(url.searchParams.get('offset')));
+			expect(offsets.slice(0, 4)).toEqual([0, 1, 2, 0]);
+			expect(offsets.slice(4).sort((a, b) => a - b)).toEqual([1, 2]);
+			expect(items.map((item) => item.json)).toEqual([ann]);
+			expect(accepts).toEqual(Array.from({ length: 6 }, () => 'application/json'));
+		} finally {
+			await stop(api.server);
+		}
 	});
 });
