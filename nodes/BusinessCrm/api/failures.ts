@@ -1,4 +1,5 @@
 import { seconds } from '../values';
+
 /** What a failed request tells the user, and whether it may have reached the API. */
 export interface Failure {
 	message: string;

@@ -1,5 +1,5 @@
-import type { Context } from '../context';
 /** How many requests of one run are in flight at once, and how fast they leave after a 429. */
+import type { Context } from '../context';
 import { clock } from './clock';
 
 /**

@@ -4,13 +4,8 @@ import type { CheckedCredential } from '../credential/credential';
 import type { Reached } from '../errors/errors';
 import { excerpt, type ApiReply } from '../errors/redaction';
 import { describeRedirect } from './failures';
-
-/** What of a request decides whether its reply can be used (see ApiRequest in transport.ts). */
-interface ApiRequest {
-	url: string;
-	emptyBodyIsSuccess?: boolean;
-	acceptedOutcome?: string;
-}
+// Types only: transport.ts imports this file's functions, not the other way round.
+import type { ApiRequest } from './transport';
 
 /** What jsonParse gives for text that is not JSON: no JSON value is this symbol. */
 const NOT_JSON = Symbol('not JSON');
@@ -40,7 +35,7 @@ function jsonKind(value: unknown): string {
 export function usableReply(
 	reply: ApiReply,
 	body: Body,
-	request: ApiRequest,
+	request: Pick<ApiRequest, 'url' | 'emptyBodyIsSuccess' | 'acceptedOutcome'>,
 	{ baseUrl, secrets }: CheckedCredential,
 	fail: (message: string, description: string, reached?: Reached) => Error,
 	uncertain: string,

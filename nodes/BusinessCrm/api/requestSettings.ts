@@ -1,10 +1,10 @@
-import type { Context } from '../context';
 import type {
 	IDataObject,
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
 	IPollFunctions,
 } from 'n8n-workflow';
+import type { Context } from '../context';
 import { inputError } from '../errors/errors';
 
 /** What every request of a context is sent with, whoever asks for it. */

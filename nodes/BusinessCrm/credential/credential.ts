@@ -1,5 +1,5 @@
-import { trimmedText } from '../values';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import { trimmedText } from '../values';
 import { parseBaseUrl, urlPassword } from './baseUrl';
 import { refusedCharacter } from './characters';
 

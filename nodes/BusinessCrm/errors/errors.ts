@@ -1,9 +1,7 @@
-import { isObject } from '../values';
+import { NodeApiError, NodeOperationError, type JsonObject } from 'n8n-workflow';
 import type { Context } from '../context';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { isObject } from '../values';
 import { redact, type ApiReply } from './redaction';
-
-import type { JsonObject } from 'n8n-workflow';
 
 export const KEY_HELP =
 	'API keys are managed by an organization administrator in the dashboard (Settings › Organization › API Keys).';
