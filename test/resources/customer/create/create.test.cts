@@ -1,6 +1,6 @@
 import { type Sandbox } from '../../../sandbox/server.cjs';
 import { runNode } from '../../../helpers/harness.cjs';
-import { startCreateApi, type CreateApi, type CreateReply } from '../../../helpers/create-api.cjs';
+import { startCreateApi, type CreateApi, type CreateReply } from '../../../helpers/scripted-api.cjs';
 import { byId, credentialsFor, requestsTo, useSandbox } from '../../../helpers/fixtures.cjs';
 import { PROBABLY_CREATED } from '../../../../nodes/BusinessCrm/resources/customer/create/request';
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { sleep, type IDataObject, type INodeParameters } from 'n8n-workflow';
 import { startSandbox, type Sandbox, type SandboxCustomer } from '../../../sandbox/server.cjs';
 import { runChain, runNode, type ChainedNode } from '../../../helpers/harness.cjs';
-import { startCreateApi, type CreateApi } from '../../../helpers/create-api.cjs';
+import { startCreateApi, type CreateApi } from '../../../helpers/scripted-api.cjs';
 import { byId, credentialsFor, requestsTo, useSandbox } from '../../../helpers/fixtures.cjs';
 import { skipResult } from '../../../../nodes/BusinessCrm/resources/customer/create/skipExisting';
 import { skipMark } from '../../../helpers/skip-mark.cjs';
