@@ -6,7 +6,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 import { searchBusinesses } from '../BusinessCrm/listSearch/searchBusinesses';
-import { businessIdLocator } from '../BusinessCrm/params/descriptions';
+import { businessIdLocator, optionsCollection } from '../BusinessCrm/params/descriptions';
 import { deadline } from '../BusinessCrm/api/clock';
 import { transportError } from '../BusinessCrm/errors/errors';
 import { endPollWith } from '../BusinessCrm/api/requestSettings';
@@ -79,21 +79,14 @@ export class BusinessCrmTrigger implements INodeType {
 				],
 				default: 'newCustomer',
 			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add option',
-				default: {},
-				options: [
-					{
-						...businessIdLocator,
-						required: false,
-						description:
-							'Only start for customers of this business. If the customer records do not say which business they belong to, the trigger shows an error instead of guessing.',
-					},
-				],
-			},
+			optionsCollection([
+				{
+					...businessIdLocator,
+					required: false,
+					description:
+						'Only start for customers of this business. If the customer records do not say which business they belong to, the trigger shows an error instead of guessing.',
+				},
+			]),
 		],
 	};
 

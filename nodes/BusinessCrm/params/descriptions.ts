@@ -61,44 +61,49 @@ const pagesReadAtOnce: INodeProperties = {
 		'How many pages of a long list the node asks for at the same time: more is faster, 1 reads one page after another. Lower it if the API says it is busy.',
 };
 
+/** The Options collection n8n's nodes end with: settings a user adds one by one. */
+export function optionsCollection(options: INodeProperties['options']): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options,
+	};
+}
+
 /** Rate-limit handling a user can tune; shown for every operation. Defaults as DEFAULT_RETRY_POLICY. */
-export const retryOptions: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add option',
-	default: {},
-	options: [
-		{
-			displayName: 'Max Retries',
-			name: 'maxRetries',
-			type: 'number',
-			typeOptions: { minValue: 0, maxValue: 100 },
-			default: 5,
-			description:
-				'How many times the node asks again when the API says it is busy, after waiting as long as the API asks. Reads are also asked again after a brief server or connection problem; a Create is not, so that no customer is added twice. Raise it if big runs stop because the API is busy; 0 turns it off. Settings › Retry On Fail is something else: it runs the whole node again after it failed, every item, Creates that worked included.',
+export const retryOptions: INodeProperties = optionsCollection([
+	{
+		displayName: 'Max Retries',
+		name: 'maxRetries',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: 100 },
+		default: 5,
+		description:
+			'How many times the node asks again when the API says it is busy, after waiting as long as the API asks. Reads are also asked again after a brief server or connection problem; a Create is not, so that no customer is added twice. Raise it if big runs stop because the API is busy; 0 turns it off. Settings › Retry On Fail is something else: it runs the whole node again after it failed, every item, Creates that worked included.',
+	},
+	{
+		displayName: 'Max Total Wait (Seconds)',
+		name: 'maxRetryWait',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: 3600 },
+		default: 120,
+		description:
+			'The most time the node spends waiting to ask again, added up over the retries of one request. If the API asks for a longer wait, the node stops with an error that says how long. Raise it if runs stop on such an error; lower it if a run should rather fail fast.',
+	},
+	{
+		...pagesReadAtOnce,
+		displayOptions: {
+			show: { '/resource': ['business', 'customer'], '/operation': ['getAll', 'find'] },
 		},
-		{
-			displayName: 'Max Total Wait (Seconds)',
-			name: 'maxRetryWait',
-			type: 'number',
-			typeOptions: { minValue: 0, maxValue: 3600 },
-			default: 120,
-			description:
-				'The most time the node spends waiting to ask again, added up over the retries of one request. If the API asks for a longer wait, the node stops with an error that says how long. Raise it if runs stop on such an error; lower it if a run should rather fail fast.',
+	},
+	// The same option for Create's lookup, shown only when Skip if the Customer Already Exists is on.
+	{
+		...pagesReadAtOnce,
+		displayOptions: {
+			show: { '/resource': ['customer'], '/operation': ['create'], '/skipExisting': [true] },
 		},
-		{
-			...pagesReadAtOnce,
-			displayOptions: {
-				show: { '/resource': ['business', 'customer'], '/operation': ['getAll', 'find'] },
-			},
-		},
-		// The same option for Create's lookup, shown only when Skip if the Customer Already Exists is on.
-		{
-			...pagesReadAtOnce,
-			displayOptions: {
-				show: { '/resource': ['customer'], '/operation': ['create'], '/skipExisting': [true] },
-			},
-		},
-	],
-};
+	},
+]);
