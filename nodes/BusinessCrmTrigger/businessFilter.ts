@@ -2,8 +2,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { checkBusiness } from '../BusinessCrm/api/businessCheck';
 import { inputError } from '../BusinessCrm/errors/errors';
 import { DEFAULT_RETRY_POLICY } from '../BusinessCrm/api/retries';
-import { oneValue } from '../BusinessCrm/params/parameters';
-import { trimmedText } from '../BusinessCrm/values';
+import { textParameter } from '../BusinessCrm/params/parameters';
 
 /**
  * Options › Business: the business whose customers to emit, or undefined for all. The API is
@@ -13,10 +12,7 @@ import { trimmedText } from '../BusinessCrm/values';
 export async function businessOption(ctx: IPollFunctions): Promise<string | undefined> {
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 	if (!('businessId' in options)) return undefined;
-	// A resource locator value ({mode, value}) or, from older JSON, the bare id.
-	const raw = options.businessId;
-	const value = raw !== null && typeof raw === 'object' ? (raw as IDataObject).value : raw;
-	const id = trimmedText(oneValue(ctx, value, 'Options › Business', 'options.businessId'));
+	const id = textParameter(ctx, 'options.businessId', 'Options › Business', { extractValue: true });
 	if (id === '') {
 		// Read as "every business", an empty choice would emit what the user meant to exclude.
 		throw inputError(

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { inputError } from '../errors/errors';
 import { trimmedText } from '../values';
-import { DEFAULT_PAGES_IN_PARALLEL, MAX_PAGES_IN_PARALLEL } from '../api/lists';
+import { DEFAULT_PAGES_IN_PARALLEL, MAX_PAGES_IN_PARALLEL, type ListSource } from '../api/lists';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../api/retries';
 
 /** Get Many's Limit stops here; more than a million items is what Return All is for. */
@@ -59,13 +59,15 @@ export function oneValue(
 
 /** A parameter that holds one text value (an ID, a name, an email), trimmed: see oneValue. */
 export function textParameter(
-	ctx: IExecuteSingleFunctions,
+	ctx: IExecuteSingleFunctions | IPollFunctions,
 	path: string,
 	label: string,
 	options?: IGetNodeParameterOptions,
 ): string {
 	const raw = ctx.getNodeParameter(path, '', options) as unknown;
-	return trimmedText(oneValue(ctx, raw, label, path, ctx.getItemIndex()));
+	// A poll has no input item for its errors to name.
+	const itemIndex = 'getItemIndex' in ctx ? ctx.getItemIndex() : undefined;
+	return trimmedText(oneValue(ctx, raw, label, path, itemIndex));
 }
 
 function asNumber(value: unknown): number {
@@ -215,4 +217,19 @@ export function pagesInParallel(ctx: IExecuteSingleFunctions): number {
 		);
 	}
 	return pages;
+}
+
+/** An operation's read of `list`, with this item's Options › Max Retries, Max Total Wait and Pages Read at Once. */
+export function listOfItem(
+	ctx: IExecuteSingleFunctions,
+	list: Omit<ListSource, 'what' | 'policy'>,
+	what: string,
+): ListSource {
+	return {
+		...list,
+		what,
+		policy: retryPolicy(ctx),
+		pagesInParallel: pagesInParallel(ctx),
+		itemIndex: ctx.getItemIndex(),
+	};
 }

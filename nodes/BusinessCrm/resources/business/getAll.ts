@@ -2,8 +2,8 @@ import { updateDisplayOptions, type INodePropertyOptions } from 'n8n-workflow';
 import { returnAllAndLimit } from '../../params/descriptions';
 import { runOperation } from '../operation';
 import { readWhole } from '../../api/listReader';
-import { BUSINESS_LIST, type ListSource } from '../../api/lists';
-import { pagesInParallel, retryPolicy, wantedItems } from '../../params/parameters';
+import { BUSINESS_LIST } from '../../api/lists';
+import { listOfItem, wantedItems } from '../../params/parameters';
 
 export const businessGetManyOperation: INodePropertyOptions = {
 	name: 'Get Many',
@@ -15,13 +15,7 @@ export const businessGetManyOperation: INodePropertyOptions = {
 		send: { paginate: true },
 		operations: {
 			pagination: runOperation(async function () {
-				const source: ListSource = {
-					...BUSINESS_LIST,
-					what: 'Get many businesses',
-					policy: retryPolicy(this),
-					pagesInParallel: pagesInParallel(this),
-					itemIndex: this.getItemIndex(),
-				};
+				const source = listOfItem(this, BUSINESS_LIST, 'Get many businesses');
 				return (await readWhole(this, source, { wanted: wantedItems(this) })).items;
 			}),
 		},

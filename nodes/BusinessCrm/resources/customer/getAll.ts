@@ -7,7 +7,7 @@ import { CUSTOMER_LIST } from '../../api/lists';
 import { runOperation } from '../operation';
 import { inputError } from '../../errors/errors';
 import { trimmedText } from '../../values';
-import { pagesInParallel, retryPolicy, textParameter, wantedItems } from '../../params/parameters';
+import { listOfItem, textParameter, wantedItems } from '../../params/parameters';
 
 /**
  * Filters › Business, trimmed; undefined when the filter is not added. An added filter that
@@ -40,13 +40,7 @@ export const customerGetManyOperation: INodePropertyOptions = {
 		send: { paginate: true },
 		operations: {
 			pagination: runOperation(async function () {
-				const source = {
-					...CUSTOMER_LIST,
-					what: 'Get many customers',
-					policy: retryPolicy(this),
-					pagesInParallel: pagesInParallel(this),
-					itemIndex: this.getItemIndex(),
-				};
+				const source = listOfItem(this, CUSTOMER_LIST, 'Get many customers');
 				const wanted = wantedItems(this);
 				const business = businessFilter(this);
 				if (business === undefined) return (await readWhole(this, source, { wanted })).items;
