@@ -17,15 +17,11 @@ import { inputError } from '../../errors/errors';
 import { runOperation } from '../operation';
 import { choiceParameter, textParameter } from '../../params/parameters';
 
+const FIND_BY: readonly MatchKey[] = ['email', 'phone', 'name'];
+export const PICK_FIND_BY = 'Pick Email, Phone or First and Last Name under Find By.';
+
 function matchKind(ctx: IExecuteSingleFunctions): MatchKey {
-	return choiceParameter<MatchKey>(
-		ctx,
-		'findBy',
-		'Find By',
-		'email',
-		['email', 'phone', 'name'],
-		'Pick Email, Phone or First and Last Name under Find By.',
-	);
+	return choiceParameter(ctx, 'findBy', 'Find By', 'email', FIND_BY, PICK_FIND_BY);
 }
 
 /** The normalised key this item looks for; an empty one is refused, since it matches nothing. */
@@ -57,14 +53,18 @@ type WhenNothingMatches = 'nothing' | 'notFoundItem';
 /** What an input item that finds nobody outputs with When Nothing Matches › Output a Not-Found Item. */
 const NOT_FOUND_ITEM = { found: false } as const;
 
+const WHEN_NOTHING_MATCHES: readonly WhenNothingMatches[] = ['nothing', 'notFoundItem'];
+export const PICK_WHEN_NOTHING_MATCHES =
+	'Pick Output Nothing or Output a Not-Found Item under When Nothing Matches.';
+
 function whenNothingMatches(ctx: IExecuteSingleFunctions): WhenNothingMatches {
-	return choiceParameter<WhenNothingMatches>(
+	return choiceParameter(
 		ctx,
 		'whenNothingMatches',
 		'When Nothing Matches',
 		'nothing',
-		['nothing', 'notFoundItem'],
-		'Pick Output Nothing or Output a Not-Found Item under When Nothing Matches.',
+		WHEN_NOTHING_MATCHES,
+		PICK_WHEN_NOTHING_MATCHES,
 	);
 }
 
