@@ -25,3 +25,10 @@ export function seconds(ms: number): string {
 export function plural(count: number, one: string, many: string): string {
 	return `${count} ${count === 1 ? one : many}`;
 }
+
+/** A number, or a number as text from an expression; NaN for anything else, so checks refuse it. */
+export function asNumber(value: unknown): number {
+	if (typeof value === 'number') return value;
+	if (typeof value === 'string' && value.trim() !== '') return Number(value);
+	return NaN;
+}

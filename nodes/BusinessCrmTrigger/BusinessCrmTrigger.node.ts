@@ -30,6 +30,14 @@ const pollsInProgress = new Set<string>();
  */
 export const POLL_DEADLINE_MS = 10 * 60_000;
 
+/** Why a poll that passed POLL_DEADLINE_MS emitted nothing. */
+export const POLL_TOO_SLOW =
+	'The Business CRM API answered too slowly to read the list in that time. Nothing was emitted or remembered; the next poll tries again.';
+
+/** The notice above the trigger's parameters. */
+export const ACTIVATION_NOTICE =
+	'Only customers added after the workflow is published start it; the customers already there do not. Fetch Test Event shows the newest existing customer, so you can map its fields.';
+
 export class BusinessCrmTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Business CRM Trigger',
@@ -58,8 +66,7 @@ export class BusinessCrmTrigger implements INodeType {
 		],
 		properties: [
 			{
-				displayName:
-					'Only customers added after the workflow is published start it; the customers already there do not. Fetch Test Event shows the newest existing customer, so you can map its fields.',
+				displayName: ACTIVATION_NOTICE,
 				name: 'activationNotice',
 				type: 'notice',
 				default: '',
@@ -105,7 +112,7 @@ export class BusinessCrmTrigger implements INodeType {
 				throw transportError(
 					this,
 					`Read customers failed: the poll did not finish within ${POLL_DEADLINE_MS / 60_000} minutes`,
-					'The Business CRM API answered too slowly to read the list in that time. Nothing was emitted or remembered; the next poll tries again.',
+					POLL_TOO_SLOW,
 					[],
 				);
 			});

@@ -2,7 +2,10 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { checkBusiness } from '../BusinessCrm/api/businessCheck';
 import { inputError } from '../BusinessCrm/errors/errors';
 import { DEFAULT_RETRY_POLICY } from '../BusinessCrm/api/retries';
-import { textParameter } from '../BusinessCrm/params/parameters';
+import { EMPTY_BUSINESS, textParameter } from '../BusinessCrm/params/parameters';
+
+export const EMPTY_OPTION_HELP =
+	'Pick a business under Options › Business, enter its ID, or remove the option to be told about the customers of every business.';
 
 /**
  * Options › Business: the business whose customers to emit, or undefined for all. The API is
@@ -15,15 +18,17 @@ export async function businessOption(ctx: IPollFunctions): Promise<string | unde
 	const id = textParameter(ctx, 'options.businessId', 'Options › Business', { extractValue: true });
 	if (id === '') {
 		// Read as "every business", an empty choice would emit what the user meant to exclude.
-		throw inputError(
-			ctx,
-			'Business is empty or only spaces',
-			'Pick a business under Options › Business, enter its ID, or remove the option to be told about the customers of every business.',
-		);
+		throw inputError(ctx, EMPTY_BUSINESS, EMPTY_OPTION_HELP);
 	}
 	await checkBusiness(ctx, id, 'Options › Business', DEFAULT_RETRY_POLICY);
 	return id;
 }
+
+export const NO_BUSINESS_ID =
+	'The customers carry no businessId, so Options › Business cannot tell whose they are';
+/** After "Customer <id>". */
+export const NO_BUSINESS_ID_HELP =
+	'has no businessId field. Remove Options › Business to be told about every new customer (filter later in the workflow if another field says the business). Nothing was emitted or remembered, so no customer is lost.';
 
 /**
  * The customers of one business. A customer without `businessId` cannot be placed: emitting it
@@ -41,8 +46,8 @@ export function onlyOfBusiness(
 		if (typeof owner !== 'string' && typeof owner !== 'number') {
 			throw inputError(
 				ctx,
-				'The customers carry no businessId, so Options › Business cannot tell whose they are',
-				`Customer ${String(customer.id)} has no businessId field. Remove Options › Business to be told about every new customer (filter later in the workflow if another field says the business). Nothing was emitted or remembered, so no customer is lost.`,
+				NO_BUSINESS_ID,
+				`Customer ${String(customer.id)} ${NO_BUSINESS_ID_HELP}`,
 			);
 		}
 		if (String(owner) === businessId) matching.push(customer);

@@ -15,7 +15,7 @@ import { DEFAULT_RETRY_POLICY } from '../BusinessCrm/api/retries';
  * id: the trigger tells new customers from known ones by id, so one it could not recognise would
  * be emitted on every poll.
  */
-const SOURCE: ListSource = {
+export const SOURCE: ListSource = {
 	...CUSTOMER_LIST,
 	what: 'Read customers',
 	policy: DEFAULT_RETRY_POLICY,

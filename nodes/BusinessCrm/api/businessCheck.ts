@@ -11,6 +11,12 @@ import type { RetryPolicy } from './retries';
  */
 const checked = new WeakMap<object, Map<string, Promise<void>>>();
 
+/** What the check's request is for, in its errors. */
+export const CHECK_WHAT = 'Check the business';
+/** After the option or filter that names the business. */
+export const UNKNOWN_BUSINESS_HELP =
+	"names a business the API does not know. Pick the business from the list (From list) instead of typing its ID, or copy the ID again; if the ID is right, check that the credential's Organization ID is the organization the business belongs to.";
+
 function runOf(ctx: Context): object {
 	return 'getExecuteData' in ctx ? ctx.getExecuteData() : ctx;
 }
@@ -23,7 +29,7 @@ async function ask(
 	itemIndex?: number,
 ) {
 	const unknown = await apiRequest(ctx, {
-		what: 'Check the business',
+		what: CHECK_WHAT,
 		// Encoded, so no ID can point the request at another path.
 		method: 'GET',
 		url: `/api/business/${encodeURIComponent(id)}`,
@@ -41,7 +47,7 @@ async function ask(
 		throw inputError(
 			ctx,
 			`No business ${id} in this organization`,
-			`${where} names a business the API does not know. Pick the business from the list (From list) instead of typing its ID, or copy the ID again; if the ID is right, check that the credential's Organization ID is the organization the business belongs to.`,
+			`${where} ${UNKNOWN_BUSINESS_HELP}`,
 			itemIndex,
 		);
 	}

@@ -17,12 +17,7 @@ export interface FailureContext {
 	schemeAssumed?: boolean;
 }
 
-interface Cause {
-	code?: unknown;
-	name?: unknown;
-	message?: unknown;
-	cause?: unknown;
-}
+type Cause = { code?: unknown; name?: unknown; message?: unknown; cause?: unknown };
 
 /** Every error on the cause chain: n8n wraps the transport error, sometimes twice. */
 function causes(error: unknown): Cause[] {
@@ -60,21 +55,28 @@ const CERTIFICATE_PROBLEMS: Record<string, string> = {
 
 const SSRF_ERRORS = new Set(['SsrfBlockedIpError', 'SsrfBlockedHostnameError']);
 
+export const SSRF_HELP =
+	"n8n's SSRF protection keeps nodes away from private and internal addresses. Ask your n8n administrator to allow the Base URL's host (N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES).";
+export const NOT_ALLOWED_DOMAIN =
+	"the Base URL's host is not among the credential's allowed domains";
+/** After "n8n says: <its words>.". */
+export const ALLOW_DOMAIN_HELP =
+	'Add the host to Allowed Domains in the Business CRM credential, or set its Allowed HTTP Request Domains to All.';
+
 function n8nRefusal(error: unknown): Failure | undefined {
 	for (const cause of causes(error)) {
 		const text = typeof cause.message === 'string' ? cause.message : '';
 		if (typeof cause.name === 'string' && SSRF_ERRORS.has(cause.name)) {
 			return {
 				message: `n8n blocked it: ${text.charAt(0).toLowerCase()}${text.slice(1)}`,
-				description:
-					"n8n's SSRF protection keeps nodes away from private and internal addresses. Ask your n8n administrator to allow the Base URL's host (N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES).",
+				description: SSRF_HELP,
 				mayHaveReachedApi: false,
 			};
 		}
 		if (text.startsWith('Domain not allowed')) {
 			return {
-				message: "the Base URL's host is not among the credential's allowed domains",
-				description: `n8n says: ${text}. Add the host to Allowed Domains in the Business CRM credential, or set its Allowed HTTP Request Domains to All.`,
+				message: NOT_ALLOWED_DOMAIN,
+				description: `n8n says: ${text}. ${ALLOW_DOMAIN_HELP}`,
 				mayHaveReachedApi: false,
 			};
 		}
@@ -93,6 +95,36 @@ function notTls(error: unknown, code: string | undefined): boolean {
 	);
 }
 
+/** Before ": <what is wrong> (<code>)". */
+export const CERTIFICATE_REFUSED = 'the TLS certificate of the API was not accepted';
+export const CERTIFICATE_HELP =
+	"Fix the certificate on the server, or, if you trust this server, turn on Ignore SSL Issues on this node's Settings tab (Request Options › Ignore SSL Issues).";
+/** Where the node has no Request Options: the business list search. */
+export const CERTIFICATE_HELP_BY_ID =
+	"Fix the certificate on the server. Until then, enter the business By ID and turn on Ignore SSL Issues on the node's Settings tab (Request Options › Ignore SSL Issues).";
+export const NO_HTTPS = 'the server at that address does not speak HTTPS';
+export const NO_HTTPS_HELP =
+	'No scheme was typed, so https:// was used, and the server at that address does not speak HTTPS. If it is a plain-HTTP address, type http:// in front of the Base URL in the Business CRM credential.';
+/** Before " (<code>)". */
+export const TLS_FAILED = 'the TLS handshake failed';
+export const PLAIN_HTTP_HELP =
+	'The server at the Base URL does not speak HTTPS on that address and port. Check the scheme and port of the Base URL in the Business CRM credential.';
+export const NO_ANSWER_IN_TIME = 'no answer in time';
+export const TIMEOUT_HELP =
+	"The Business CRM API did not answer in time. Try again later, or raise the timeout on this node's Settings tab (Request Options › Timeout).";
+/** After "The Business CRM API did not answer within <time>.". */
+export const API_UP_HELP = 'Check that the API is up, then try again.';
+export const REFUSED = 'the server refused the connection';
+export const REFUSED_HELP =
+	'Nothing answers at the Base URL of the Business CRM credential. Check the address and port, and that the API is up.';
+export const UNRESOLVED = 'the host name could not be resolved';
+export const UNRESOLVED_HELP = 'Check the Base URL in the Business CRM credential for typos.';
+export const UNREACHABLE = 'the host could not be reached';
+export const NETWORK_HELP = 'Check the Base URL in the Business CRM credential and your network.';
+export const DROPPED = 'the connection was closed before the reply arrived';
+export const DROPPED_HELP = 'The API or a proxy dropped the connection. Try again later.';
+export const INCOMPLETE = 'the request could not be completed';
+
 /** Describes a request that failed without an HTTP reply. */
 export function describeFailure(error: unknown, context: FailureContext): Failure {
 	const refused = n8nRefusal(error);
@@ -101,25 +133,21 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
 	const certificate = code === undefined ? undefined : CERTIFICATE_PROBLEMS[code];
 	if (certificate !== undefined) {
 		return {
-			message: `the TLS certificate of the API was not accepted: ${certificate} (${code})`,
-			description: context.hasRequestOptions
-				? "Fix the certificate on the server, or, if you trust this server, turn on Ignore SSL Issues on this node's Settings tab (Request Options › Ignore SSL Issues)."
-				: "Fix the certificate on the server. Until then, enter the business By ID and turn on Ignore SSL Issues on the node's Settings tab (Request Options › Ignore SSL Issues).",
+			message: `${CERTIFICATE_REFUSED}: ${certificate} (${code})`,
+			description: context.hasRequestOptions ? CERTIFICATE_HELP : CERTIFICATE_HELP_BY_ID,
 			mayHaveReachedApi: false,
 		};
 	}
 	if (notTls(error, code)) {
 		return context.schemeAssumed
 			? {
-					message: 'the server at that address does not speak HTTPS',
-					description:
-						'No scheme was typed, so https:// was used, and the server at that address does not speak HTTPS. If it is a plain-HTTP address, type http:// in front of the Base URL in the Business CRM credential.',
+					message: NO_HTTPS,
+					description: NO_HTTPS_HELP,
 					mayHaveReachedApi: false,
 				}
 			: {
-					message: `the TLS handshake failed (${code ?? 'wrong version number'})`,
-					description:
-						'The server at the Base URL does not speak HTTPS on that address and port. Check the scheme and port of the Base URL in the Business CRM credential.',
+					message: `${TLS_FAILED} (${code ?? 'wrong version number'})`,
+					description: PLAIN_HTTP_HELP,
 					mayHaveReachedApi: false,
 				};
 	}
@@ -129,50 +157,56 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
 			return {
 				message: context.timeoutMs
 					? `no answer within ${seconds(context.timeoutMs)}`
-					: 'no answer in time',
+					: NO_ANSWER_IN_TIME,
 				description: context.hasRequestOptions
-					? "The Business CRM API did not answer in time. Try again later, or raise the timeout on this node's Settings tab (Request Options › Timeout)."
-					: `The Business CRM API did not answer within ${context.timeoutMs ? seconds(context.timeoutMs) : 'the time allowed'}. Check that the API is up, then try again.`,
+					? TIMEOUT_HELP
+					: `The Business CRM API did not answer within ${context.timeoutMs ? seconds(context.timeoutMs) : 'the time allowed'}. ${API_UP_HELP}`,
 				mayHaveReachedApi: true,
 			};
 		case 'ECONNREFUSED':
 			return {
-				message: 'the server refused the connection',
-				description:
-					'Nothing answers at the Base URL of the Business CRM credential. Check the address and port, and that the API is up.',
+				message: REFUSED,
+				description: REFUSED_HELP,
 				mayHaveReachedApi: false,
 			};
 		case 'ENOTFOUND':
 		case 'EAI_AGAIN':
 			return {
-				message: 'the host name could not be resolved',
-				description: 'Check the Base URL in the Business CRM credential for typos.',
+				message: UNRESOLVED,
+				description: UNRESOLVED_HELP,
 				mayHaveReachedApi: false,
 			};
 		case 'EHOSTUNREACH':
 		case 'ENETUNREACH':
 			return {
-				message: 'the host could not be reached',
-				description: 'Check the Base URL in the Business CRM credential and your network.',
+				message: UNREACHABLE,
+				description: NETWORK_HELP,
 				mayHaveReachedApi: false,
 			};
 		case 'ECONNRESET':
 		case 'EPIPE':
 			return {
-				message: 'the connection was closed before the reply arrived',
-				description: 'The API or a proxy dropped the connection. Try again later.',
+				message: DROPPED,
+				description: DROPPED_HELP,
 				mayHaveReachedApi: true,
 			};
 		default:
 			return {
-				message: 'the request could not be completed',
-				description: 'Check the Base URL in the Business CRM credential and your network.',
+				message: INCOMPLETE,
+				description: NETWORK_HELP,
 				mayHaveReachedApi: true,
 			};
 	}
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+export const NO_REDIRECTS =
+	'The node does not follow redirects, so the API key never goes to an address you did not enter.';
+export const CHECK_BASE_URL = 'Check the Base URL in the Business CRM credential.';
+/** When the Base URL that would reach the target cannot be told. */
+export const NEW_ADDRESS_HELP =
+	'If the API has moved there, put its new address into the Base URL of the Business CRM credential.';
 
 /**
  * A redirect the node did not follow: where it pointed (scheme, host and path only, never a
@@ -193,8 +227,7 @@ export function describeRedirect(
 	} catch {
 		return {
 			message: `the Business CRM API answered ${status}, redirecting to an address that is not a URL`,
-			description:
-				'The node does not follow redirects, so the API key never goes to an address you did not enter. Check the Base URL in the Business CRM credential.',
+			description: `${NO_REDIRECTS} ${CHECK_BASE_URL}`,
 		};
 	}
 	const shown = `${target.protocol}//${target.host}${target.pathname}`;
@@ -204,10 +237,10 @@ export function describeRedirect(
 	const baseUrl = prefix === undefined ? undefined : `${target.protocol}//${target.host}${prefix}`;
 	return {
 		message: `the Business CRM API answered ${status}, redirecting to ${shown}`,
-		description: `The node does not follow redirects, so the API key never goes to an address you did not enter. ${
+		description: `${NO_REDIRECTS} ${
 			baseUrl
 				? `If the API has moved there, put ${baseUrl} into the Base URL of the Business CRM credential.`
-				: 'If the API has moved there, put its new address into the Base URL of the Business CRM credential.'
+				: NEW_ADDRESS_HELP
 		}`,
 	};
 }

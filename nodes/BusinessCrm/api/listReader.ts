@@ -13,6 +13,16 @@ import {
 	type ReadFrom,
 } from './lists';
 
+/** After "<what> failed: ", before "<total> <noun>": hasMore contradicts the reply's total. */
+export const PAST_TOTAL = 'the API kept answering hasMore: true past its own total of';
+/** After "<what> failed: ", before the noun: pages that bring nothing new. */
+export const NOTHING_NEW = 'the API kept answering hasMore: true without new';
+/** After "<what> failed: ", before ", <MAX_READS> times in a row". */
+export const KEPT_MOVING = 'the list changed while it was read';
+/** After the noun, capitalised: why no read of a list that kept moving is trusted. */
+export const MOVED_UNDER_EVERY_READ =
+	'were deleted or inserted between the pages of every read, so no read could be trusted to hold every one that was there.';
+
 type Asked = { limit: number | undefined; reply: Promise<{ page: Page } | { error: unknown }> };
 
 /**
@@ -130,7 +140,7 @@ export async function readPages(
 				throw await failedRead(
 					ctx,
 					source,
-					`the API kept answering hasMore: true past its own total of ${page.total} ${source.noun}`,
+					`${PAST_TOTAL} ${page.total} ${source.noun}`,
 					`The reply for offset ${at} says more ${source.noun} follow, but total (${page.total}) says the list ended. The read stopped after ${requests} requests instead of looping; ${read.items.length} ${source.noun} had arrived. This is an inconsistency in the API.`,
 				);
 			}
@@ -141,7 +151,7 @@ export async function readPages(
 				throw await failedRead(
 					ctx,
 					source,
-					`the API kept answering hasMore: true without new ${source.noun}`,
+					`${NOTHING_NEW} ${source.noun}`,
 					`${requests} pages were read (${read.items.length} ${source.noun}); the last ${stalled} brought nothing new${page.total === undefined ? ' and no total was given' : `, although total says ${page.total}`}. The read stopped instead of looping.`,
 				);
 			}
@@ -220,8 +230,8 @@ export async function readWhole(
 			throw await failedRead(
 				ctx,
 				source,
-				`the list changed while it was read, ${MAX_READS} times in a row`,
-				`${source.noun.charAt(0).toUpperCase()}${source.noun.slice(1)} were deleted or inserted between the pages of every read, so no read could be trusted to hold every one that was there.`,
+				`${KEPT_MOVING}, ${MAX_READS} times in a row`,
+				`${source.noun.charAt(0).toUpperCase()}${source.noun.slice(1)} ${MOVED_UNDER_EVERY_READ}`,
 			);
 		}
 	}

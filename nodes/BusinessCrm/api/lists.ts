@@ -104,6 +104,15 @@ export async function failedRead(
 	);
 }
 
+/** After "<what> failed: ": a reply in which no list is found. */
+export const UNEXPECTED_SHAPE = 'the reply does not have the expected shape';
+/** Ends the advice for such a reply. */
+export const LIST_SHAPES_HELP = 'The node understands the list shapes listed in its README.';
+/** Before the noun: a reply for another offset than the one asked for. */
+export const SKIP_OR_REPEAT = 'The read stopped rather than skip or repeat';
+/** After "a <one>": a record without an id where the source needs one. */
+export const NO_ID = 'in the list has no id';
+
 function wholeNumber(value: number | undefined): number | undefined {
 	return value !== undefined && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }
@@ -126,12 +135,7 @@ export async function readPage(
 	});
 	const page = extractList(body, source.listKeys);
 	if ('problem' in page) {
-		throw await failedRead(
-			ctx,
-			source,
-			'the reply does not have the expected shape',
-			`${page.problem} The node understands the list shapes listed in its README.`,
-		);
+		throw await failedRead(ctx, source, UNEXPECTED_SHAPE, `${page.problem} ${LIST_SHAPES_HELP}`);
 	}
 	const pagination = page.pagination;
 	if (pagination?.offset !== undefined && pagination.offset !== offset) {
@@ -139,7 +143,7 @@ export async function readPage(
 			ctx,
 			source,
 			`the API answered for offset ${pagination.offset} when offset ${offset} was asked for`,
-			`The read stopped rather than skip or repeat ${source.noun}. This is an inconsistency in the API.`,
+			`${SKIP_OR_REPEAT} ${source.noun}. This is an inconsistency in the API.`,
 		);
 	}
 	const ids = page.items.map((item) => recordId(item, source.idKeys));
@@ -149,7 +153,7 @@ export async function readPage(
 		throw await failedRead(
 			ctx,
 			source,
-			`a ${source.one} in the list has no id`,
+			`a ${source.one} ${NO_ID}`,
 			`${source.idRequired} (its fields: ${keys}).`,
 		);
 	}

@@ -1,7 +1,7 @@
 /** A reply as the node reads it: its body parsed, and whether the node can use it. */
 import { jsonParse } from 'n8n-workflow';
 import type { CheckedCredential } from '../credential/credential';
-import type { Reached } from '../errors/errors';
+import { API_ANSWERED, type Reached } from '../errors/errors';
 import { excerpt, type ApiReply } from '../errors/redaction';
 import { describeRedirect } from './failures';
 // Types only: transport.ts imports this file's functions, not the other way round.
@@ -9,6 +9,19 @@ import type { ApiRequest } from './transport';
 
 /** What jsonParse gives for text that is not JSON: no JSON value is this symbol. */
 const NOT_JSON = Symbol('not JSON');
+
+/** After "answered <status>": a 2xx without a body where one was needed. */
+export const EMPTY_REPLY = 'with an empty body';
+/** After "answered <status>": a 2xx whose body is not JSON. */
+export const NOT_JSON_REPLY = 'with a body that is not JSON';
+
+export const NOT_2XX_HELP =
+	'Expected a 2xx reply. Check that the Base URL points at the API itself, not at a page that redirects.';
+export const EXPECTED_JSON = 'Expected a JSON reply.';
+/** After what a reply that is not JSON held. */
+export const NOT_A_WEBSITE =
+	'Check that the Base URL points at the API, not at a website or proxy page.';
+export const POINTS_AT_API = 'Check that the Base URL points at the API.';
 
 /** A reply body as read: JSON (any value), text that is not JSON, or nothing. */
 export type Body = { json: true; value: unknown } | { json: false; text: string };
@@ -45,28 +58,25 @@ export function usableReply(
 		const path = request.url;
 		const redirect = describeRedirect(status, reply.headers.location, baseUrl + path, path);
 		if (redirect) throw fail(redirect.message, redirect.description + uncertain);
-		throw fail(
-			`the Business CRM API answered with HTTP ${status}`,
-			`Expected a 2xx reply. Check that the Base URL points at the API itself, not at a page that redirects.${uncertain}`,
-		);
+		throw fail(`${API_ANSWERED} with HTTP ${status}`, `${NOT_2XX_HELP}${uncertain}`);
 	}
 	if (!body.json && body.text === '') {
 		if (request.emptyBodyIsSuccess) return reply;
 		throw fail(
-			`the Business CRM API answered ${status} with an empty body`,
-			`Expected a JSON reply. Check that the Base URL points at the API, not at a website or proxy page.${uncertain}`,
+			`${API_ANSWERED} ${status} ${EMPTY_REPLY}`,
+			`${EXPECTED_JSON} ${NOT_A_WEBSITE}${uncertain}`,
 		);
 	}
 	if (!body.json) {
 		throw fail(
-			`the Business CRM API answered ${status} with a body that is not JSON`,
-			`Expected JSON but got ${describeText(reply.body as string, reply.headers, secrets)}. Check that the Base URL points at the API, not at a website or proxy page.${uncertain}`,
+			`${API_ANSWERED} ${status} ${NOT_JSON_REPLY}`,
+			`Expected JSON but got ${describeText(reply.body as string, reply.headers, secrets)}. ${NOT_A_WEBSITE}${uncertain}`,
 		);
 	}
 	if (reply.body === null || typeof reply.body !== 'object') {
 		throw fail(
-			`the Business CRM API answered ${status} with JSON that is ${jsonKind(reply.body)}, not an object or a list`,
-			`Expected a JSON object or list, but the reply was ${excerpt(JSON.stringify(reply.body), secrets)}. ${request.acceptedOutcome ?? `Check that the Base URL points at the API.${uncertain}`}`,
+			`${API_ANSWERED} ${status} with JSON that is ${jsonKind(reply.body)}, not an object or a list`,
+			`Expected a JSON object or list, but the reply was ${excerpt(JSON.stringify(reply.body), secrets)}. ${request.acceptedOutcome ?? `${POINTS_AT_API}${uncertain}`}`,
 			request.acceptedOutcome ? 'yes' : 'maybe',
 		);
 	}

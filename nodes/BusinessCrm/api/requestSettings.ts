@@ -22,6 +22,10 @@ export const LIST_SEARCH_TIMEOUT_MS = 30_000;
 /** A poll has no Request Options either: a request without a whole reply in this time fails it. */
 export const POLL_REQUEST_TIMEOUT_MS = 60_000;
 
+export const BAD_PROXY = 'The proxy is not valid';
+export const PROXY_HELP =
+	"Enter the proxy under Request Options › Proxy on the node's Settings tab as http://host:port (with user:password@ before the host if it needs them), or remove it.";
+
 /** Request Options › Proxy as n8n's RoutingNode reads it: `http://user:password@host:port`. */
 function proxyOf(ctx: IExecuteSingleFunctions, text: string, itemIndex?: number) {
 	let url: URL | undefined;
@@ -32,12 +36,7 @@ function proxyOf(ctx: IExecuteSingleFunctions, text: string, itemIndex?: number)
 	}
 	const port = Number(url?.port);
 	if (!url || url.hostname === '' || !Number.isInteger(port) || port <= 0) {
-		throw inputError(
-			ctx,
-			'The proxy is not valid',
-			"Enter the proxy under Request Options › Proxy on the node's Settings tab as http://host:port (with user:password@ before the host if it needs them), or remove it.",
-			itemIndex,
-		);
+		throw inputError(ctx, BAD_PROXY, PROXY_HELP, itemIndex);
 	}
 	return {
 		host: url.hostname,

@@ -6,7 +6,7 @@
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 import type { Context } from '../context';
 import type { CheckedCredential } from '../credential/credential';
-import { httpError, transportError, type Reached } from '../errors/errors';
+import { httpError, SERVER_ERROR_HINT, transportError, type Reached } from '../errors/errors';
 import { withoutSecrets, type ApiReply } from '../errors/redaction';
 import { clock, deadline } from './clock';
 import { describeFailure, errorCode } from './failures';
@@ -178,7 +178,7 @@ async function sendWithRetries(
 		}
 		const hint = request.hints?.[status];
 		if (status < 500 || !uncertain) return hint;
-		return `${hint ?? 'The API had a server error.'}${uncertain}`;
+		return `${hint ?? SERVER_ERROR_HINT}${uncertain}`;
 	};
 	const fail = (message: string, description: string, reached: Reached = 'maybe') =>
 		transportError(ctx, `${what} failed: ${message}`, description, secrets, itemIndex, reached);

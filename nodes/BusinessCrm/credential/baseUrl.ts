@@ -3,7 +3,9 @@ import { INVISIBLE, refusedCharacter } from './characters';
 /** The versioned path prefix of the API (spec section 9); the node adds it itself. */
 const VERSION_PREFIX = /\/api\/public\/v1\/*$/i;
 
-const EXAMPLE = ' Enter the API address only, e.g. https://api.example.com';
+export const EXAMPLE = ' Enter the API address only, e.g. https://api.example.com';
+
+export const EMPTY_BASE_URL = 'The Base URL is empty.';
 
 /**
  * The text with the password of a `user:password@` part left out, so that a Base URL can be
@@ -32,7 +34,7 @@ export function parseBaseUrl(value: unknown): {
 	schemeAssumed?: boolean;
 } {
 	const typed = typeof value === 'string' ? value.trim() : '';
-	if (typed === '') return { problem: 'The Base URL is empty.' + EXAMPLE };
+	if (typed === '') return { problem: EMPTY_BASE_URL + EXAMPLE };
 	const quoted = `"${withoutPassword(typed)}"`;
 	// Pasted with the address, such a character becomes part of the host or a path segment.
 	const invisible = refusedCharacter(

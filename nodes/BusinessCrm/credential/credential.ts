@@ -11,6 +11,13 @@ export const CREDENTIAL_TYPE = 'businessCrmApi';
  */
 export const MIN_API_KEY_LENGTH = 8;
 
+/** Where a field named in a problem is: after "The <field>". */
+export const IN_CREDENTIAL = 'in the Business CRM credential';
+/** Before "Open the credential and paste the <field> again …". */
+export const HIDDEN_CHARACTER = 'A hidden or unusual character was pasted with it.';
+export const NO_DOMAINS_LISTED =
+	'The Business CRM credential allows Specific Domains but lists none, so the node sends nothing';
+
 /** The credential as requests use it. */
 export interface CheckedCredential {
 	baseUrl: string;
@@ -63,19 +70,21 @@ function headerValue(label: string, value: unknown): string | CredentialProblem 
 	const text = trimmedText(value);
 	if (text === '') {
 		return {
-			problem: `The ${label} in the Business CRM credential is empty`,
+			problem: `The ${label} ${IN_CREDENTIAL} is empty`,
 			fix: `Open the credential and enter the ${label}.`,
 		};
 	}
 	const hidden = refusedCharacter(text, notVisibleAscii);
 	if (hidden !== undefined) {
 		return {
-			problem: `The ${label} in the Business CRM credential contains ${hidden}`,
-			fix: `A hidden or unusual character was pasted with it. Open the credential and paste the ${label} again as a single line, copied from its source.`,
+			problem: `The ${label} ${IN_CREDENTIAL} contains ${hidden}`,
+			fix: `${HIDDEN_CHARACTER} Open the credential and paste the ${label} again as a single line, copied from its source.`,
 		};
 	}
 	return text;
 }
+
+export const BASE_URL_FIX = 'Open the credential and correct the Base URL.';
 
 /**
  * Checks the credential before anything is sent: a Base URL the node can use, and a key and
@@ -87,18 +96,15 @@ export function checkCredential(
 	const { url, problem, schemeAssumed } = parseBaseUrl(data.baseUrl);
 	if (url === undefined) {
 		return {
-			problem: (problem as string).replace(
-				'The Base URL',
-				'The Base URL in the Business CRM credential',
-			),
-			fix: 'Open the credential and correct the Base URL.',
+			problem: (problem as string).replace('The Base URL', `The Base URL ${IN_CREDENTIAL}`),
+			fix: BASE_URL_FIX,
 		};
 	}
 	const apiKey = headerValue('API Key', data.apiKey);
 	if (typeof apiKey !== 'string') return apiKey;
 	if (apiKey.length < MIN_API_KEY_LENGTH) {
 		return {
-			problem: `The API Key in the Business CRM credential has only ${apiKey.length} characters, too few for an API key`,
+			problem: `The API Key ${IN_CREDENTIAL} has only ${apiKey.length} characters, too few for an API key`,
 			fix: `Open the credential and paste the whole API key (at least ${MIN_API_KEY_LENGTH} characters).`,
 		};
 	}
@@ -166,8 +172,7 @@ function domainProblem(
 		.filter((entry) => entry !== '');
 	if (listed.length === 0) {
 		return {
-			problem:
-				'The Business CRM credential allows Specific Domains but lists none, so the node sends nothing',
+			problem: NO_DOMAINS_LISTED,
 			fix: `Open the credential and add ${host} to Allowed Domains, or set Allowed HTTP Request Domains to All.`,
 		};
 	}

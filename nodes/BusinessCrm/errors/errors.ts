@@ -6,8 +6,14 @@ import { redact, type ApiReply } from './redaction';
 export const KEY_HELP =
 	'API keys are managed by an organization administrator in the dashboard (Settings › Organization › API Keys).';
 
+/** How every message about an HTTP reply the node could not use begins, after "<what> failed: ". */
+export const API_ANSWERED = 'the Business CRM API answered';
+
+/** The hint after a 5xx that has no hint of its own. */
+export const SERVER_ERROR_HINT = 'The API had a server error.';
+
 /** What a user should check for each status, after the API's own words. */
-const STATUS_HINTS: Record<number, string> = {
+export const STATUS_HINTS: Record<number, string> = {
 	400: 'The API refused the request as invalid. Check the values sent by this node.',
 	401: `Check the API Key in the Business CRM credential: it is missing, mistyped, revoked or expired. ${KEY_HELP}`,
 	403: `The API key is valid but not allowed to do this. Check the Organization ID in the credential (it must be the organization the key belongs to) and the key's permissions. ${KEY_HELP}`,
@@ -38,9 +44,8 @@ export function httpError(
 	const { message, err } = apiWords(reply.body);
 	const status = reply.statusCode;
 	const said = [message, err].filter(Boolean).join(': ');
-	const title = `${what} failed: the Business CRM API answered ${status}${said ? ` "${said}"` : ''}`;
-	const hint =
-		extraHint ?? STATUS_HINTS[status] ?? (status >= 500 ? 'The API had a server error.' : '');
+	const title = `${what} failed: ${API_ANSWERED} ${status}${said ? ` "${said}"` : ''}`;
+	const hint = extraHint ?? STATUS_HINTS[status] ?? (status >= 500 ? SERVER_ERROR_HINT : '');
 	return new NodeApiError(
 		ctx.getNode(),
 		// Kept on the error and stored with the execution, so redacted like the message.

@@ -5,9 +5,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 import { inputError } from '../errors/errors';
-import { trimmedText } from '../values';
-import { DEFAULT_PAGES_IN_PARALLEL, MAX_PAGES_IN_PARALLEL, type ListSource } from '../api/lists';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../api/retries';
+import { asNumber, trimmedText } from '../values';
 
 /** Get Many's Limit stops here; more than a million items is what Return All is for. */
 export const MAX_LIMIT = 1_000_000;
@@ -26,6 +24,10 @@ function expressionOf(
 		typeof value === 'string' ? /^=\s*\{\{([\s\S]*)\}\}\s*$/.exec(value)?.[1] : undefined;
 	return inner?.trim() || undefined;
 }
+
+/** The end of the advice when an expression gives an object for a one-value field. */
+export const PICK_A_FIELD =
+	'Pick the field you mean, for example {{ $json.customer.email }} rather than {{ $json.customer }}.';
 
 /**
  * A value that must be one value, as an expression gave it. A list or an object is refused in
@@ -52,7 +54,7 @@ export function oneValue(
 	throw inputError(
 		ctx,
 		`${label} is an object, not one value`,
-		`${label} takes one value, and the expression gave an object${expression ? ` ({{ ${expression} }})` : ''}. Pick the field you mean, for example {{ $json.customer.email }} rather than {{ $json.customer }}.`,
+		`${label} takes one value, and the expression gave an object${expression ? ` ({{ ${expression} }})` : ''}. ${PICK_A_FIELD}`,
 		itemIndex,
 	);
 }
@@ -68,12 +70,6 @@ export function textParameter(
 	// A poll has no input item for its errors to name.
 	const itemIndex = 'getItemIndex' in ctx ? ctx.getItemIndex() : undefined;
 	return trimmedText(oneValue(ctx, raw, label, path, itemIndex));
-}
-
-function asNumber(value: unknown): number {
-	if (typeof value === 'number') return value;
-	if (typeof value === 'string' && value.trim() !== '') return Number(value);
-	return NaN;
 }
 
 /**
@@ -116,14 +112,14 @@ export function choiceParameter<T extends string>(
 	);
 }
 
+export const RETURN_ALL_HELP =
+	'Turn Return All on or off, or make its expression give true or false.';
+export const LIMIT_HELP =
+	'Set Limit to how many items to return, or turn on Return All to read every item.';
+
 /** How many items Get Many should return: Infinity with Return All, else a checked Limit. */
 export function wantedItems(ctx: IExecuteSingleFunctions): number {
-	const returnAll = booleanParameter(
-		ctx,
-		'returnAll',
-		'Return All',
-		'Turn Return All on or off, or make its expression give true or false.',
-	);
+	const returnAll = booleanParameter(ctx, 'returnAll', 'Return All', RETURN_ALL_HELP);
 	if (returnAll) return Infinity;
 	const raw = ctx.getNodeParameter('limit', 50) as unknown;
 	const limit = asNumber(raw);
@@ -131,35 +127,39 @@ export function wantedItems(ctx: IExecuteSingleFunctions): number {
 		throw inputError(
 			ctx,
 			`Limit must be a whole number from 1 to ${MAX_LIMIT.toLocaleString('en-US')}, not ${JSON.stringify(raw) ?? String(raw)}`,
-			'Set Limit to how many items to return, or turn on Return All to read every item.',
+			LIMIT_HELP,
 			ctx.getItemIndex(),
 		);
 	}
 	return limit;
 }
 
+export const EMPTY_BUSINESS = 'Business is empty or only spaces';
+export const EMPTY_BUSINESS_HELP =
+	'Pick a business from the list, or enter its ID (By ID). When the ID comes from an expression, check that the expression gives a value for this item.';
+export const DOT_BUSINESS_HELP = 'Enter the ID of a business, as shown in the business list.';
+
 /** A business ID as it goes into a path: trimmed, never empty and never a dot segment. */
 export function businessId(ctx: IExecuteSingleFunctions): string {
 	const id = textParameter(ctx, 'businessId', 'Business', { extractValue: true });
 	if (id === '') {
-		throw inputError(
-			ctx,
-			'Business is empty or only spaces',
-			'Pick a business from the list, or enter its ID (By ID). When the ID comes from an expression, check that the expression gives a value for this item.',
-			ctx.getItemIndex(),
-		);
+		throw inputError(ctx, EMPTY_BUSINESS, EMPTY_BUSINESS_HELP, ctx.getItemIndex());
 	}
 	// A path segment "." or ".." would be resolved away by URL parsing even when percent-encoded.
 	if (id === '.' || id === '..') {
 		throw inputError(
 			ctx,
 			`"${id}" is not a valid business ID`,
-			'Enter the ID of a business, as shown in the business list.',
+			DOT_BUSINESS_HELP,
 			ctx.getItemIndex(),
 		);
 	}
 	return id;
 }
+
+/** The second sentence of the advice for a required text that is empty. */
+export const GIVES_A_VALUE =
+	'When it comes from an expression, check that the expression gives a value for this item.';
 
 /** A required name, trimmed; whitespace alone is refused rather than sent. */
 export function requiredText(
@@ -172,64 +172,9 @@ export function requiredText(
 		throw inputError(
 			ctx,
 			`${label} is empty or only spaces`,
-			`Enter the customer's ${label.toLowerCase()}. When it comes from an expression, check that the expression gives a value for this item.`,
+			`Enter the customer's ${label.toLowerCase()}. ${GIVES_A_VALUE}`,
 			ctx.getItemIndex(),
 		);
 	}
 	return text;
-}
-
-/** The node's Options › Max Retries and Max Total Wait, checked. */
-export function retryPolicy(ctx: IExecuteSingleFunctions): RetryPolicy {
-	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	const maxRetries = asNumber(options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries);
-	const maxWait = asNumber(options.maxRetryWait ?? DEFAULT_RETRY_POLICY.maxWaitMs / 1000);
-	if (!Number.isInteger(maxRetries) || maxRetries < 0 || maxRetries > 100) {
-		throw inputError(
-			ctx,
-			`Max Retries must be a whole number from 0 to 100, not ${JSON.stringify(options.maxRetries)}`,
-			'Set Options › Max Retries to how often a rate-limited request may be sent again.',
-			ctx.getItemIndex(),
-		);
-	}
-	if (!Number.isFinite(maxWait) || maxWait < 0 || maxWait > 3600) {
-		throw inputError(
-			ctx,
-			`Max Total Wait must be from 0 to 3600 seconds, not ${JSON.stringify(options.maxRetryWait)}`,
-			'Set Options › Max Total Wait to how long one request may wait for the rate limit in all.',
-			ctx.getItemIndex(),
-		);
-	}
-	return { maxRetries, maxWaitMs: maxWait * 1000 };
-}
-
-/** The node's Options › Pages Read at Once, checked. */
-export function pagesInParallel(ctx: IExecuteSingleFunctions): number {
-	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	const raw = options.pagesInParallel ?? DEFAULT_PAGES_IN_PARALLEL;
-	const pages = asNumber(raw);
-	if (!Number.isInteger(pages) || pages < 1 || pages > MAX_PAGES_IN_PARALLEL) {
-		throw inputError(
-			ctx,
-			`Pages Read at Once must be a whole number from 1 to ${MAX_PAGES_IN_PARALLEL}, not ${JSON.stringify(options.pagesInParallel) ?? String(options.pagesInParallel)}`,
-			'Set Options › Pages Read at Once to how many pages of the list may be asked for at the same time (1 reads page after page).',
-			ctx.getItemIndex(),
-		);
-	}
-	return pages;
-}
-
-/** An operation's read of `list`, with this item's Options › Max Retries, Max Total Wait and Pages Read at Once. */
-export function listOfItem(
-	ctx: IExecuteSingleFunctions,
-	list: Omit<ListSource, 'what' | 'policy'>,
-	what: string,
-): ListSource {
-	return {
-		...list,
-		what,
-		policy: retryPolicy(ctx),
-		pagesInParallel: pagesInParallel(ctx),
-		itemIndex: ctx.getItemIndex(),
-	};
 }

@@ -7,6 +7,10 @@ import type {
 } from 'n8n-workflow';
 import { UnexpectedReplyError } from '../api/replyShapes';
 
+export const REPLY_OF_UNEXPECTED_SHAPE = 'The Business CRM API sent a reply of an unexpected shape';
+/** After what was wrong with the reply's shape. */
+export const REPLY_SHAPES_HELP = 'The node understands the reply shapes listed in its README.';
+
 function asNodeError(
 	ctx: IExecutePaginationFunctions,
 	caught: unknown,
@@ -14,8 +18,8 @@ function asNodeError(
 	if (caught instanceof NodeApiError || caught instanceof NodeOperationError) return caught;
 	if (caught instanceof UnexpectedReplyError) {
 		return new NodeApiError(ctx.getNode(), { message: caught.message } as JsonObject, {
-			message: 'The Business CRM API sent a reply of an unexpected shape',
-			description: `${caught.message} The node understands the reply shapes listed in its README.`,
+			message: REPLY_OF_UNEXPECTED_SHAPE,
+			description: `${caught.message} ${REPLY_SHAPES_HELP}`,
 		});
 	}
 	return new NodeOperationError(ctx.getNode(), caught as Error);

@@ -13,7 +13,7 @@ import { readWhole } from '../api/listReader';
 import { CUSTOMER_LIST } from '../api/lists';
 import { requestSettings } from '../api/requestSettings';
 import { crmOf } from '../api/requestCredential';
-import { pagesInParallel, retryPolicy } from '../params/parameters';
+import { pagesInParallel, retryPolicy } from '../params/options';
 
 /** Where a Create was sent from: a node, one of its runs, and the item. */
 export interface CreateOrigin {

@@ -3,7 +3,11 @@ import { businessIdLocator } from '../../params/descriptions';
 import { runOperation } from '../operation';
 import { extractRecord } from '../../api/replyShapes';
 import { apiRequest } from '../../api/transport';
-import { businessId, retryPolicy } from '../../params/parameters';
+import { businessId } from '../../params/parameters';
+import { retryPolicy } from '../../params/options';
+
+/** After 'No business with ID "<id>" was found in this organization.' */
+export const CHECK_THE_ID = 'Check the ID, or pick the business from the list.';
 
 export const businessGetOperation: INodePropertyOptions = {
 	name: 'Get',
@@ -24,7 +28,7 @@ export const businessGetOperation: INodePropertyOptions = {
 					policy: retryPolicy(this),
 					itemIndex: this.getItemIndex(),
 					hints: {
-						404: `No business with ID "${id}" was found in this organization. Check the ID, or pick the business from the list.`,
+						404: `No business with ID "${id}" was found in this organization. ${CHECK_THE_ID}`,
 					},
 				});
 				return [extractRecord(body, 'business')];

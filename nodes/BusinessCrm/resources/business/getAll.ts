@@ -3,7 +3,8 @@ import { returnAllAndLimit } from '../../params/descriptions';
 import { runOperation } from '../operation';
 import { readWhole } from '../../api/listReader';
 import { BUSINESS_LIST } from '../../api/lists';
-import { listOfItem, wantedItems } from '../../params/parameters';
+import { wantedItems } from '../../params/parameters';
+import { listOfItem } from '../../params/options';
 
 export const businessGetManyOperation: INodePropertyOptions = {
 	name: 'Get Many',

@@ -15,7 +15,7 @@ import {
 import { findCustomers } from '../../state/executionCustomers';
 import { inputError } from '../../errors/errors';
 import { runOperation } from '../operation';
-import { choiceParameter, textParameter } from '../../params/parameters';
+import { choiceParameter, GIVES_A_VALUE, textParameter } from '../../params/parameters';
 
 const FIND_BY: readonly MatchKey[] = ['email', 'phone', 'name'];
 export const PICK_FIND_BY = 'Pick Email, Phone or First and Last Name under Find By.';
@@ -23,6 +23,13 @@ export const PICK_FIND_BY = 'Pick Email, Phone or First and Last Name under Find
 function matchKind(ctx: IExecuteSingleFunctions): MatchKey {
 	return choiceParameter(ctx, 'findBy', 'Find By', 'email', FIND_BY, PICK_FIND_BY);
 }
+
+/** Why an item's search value matches nothing, by what it searches for. */
+export const NO_SEARCH_VALUE: Record<MatchKey, string> = {
+	email: 'Email is empty',
+	phone: 'Phone has no digits to search for',
+	name: 'First Name and Last Name are both needed to find by name',
+};
 
 /** The normalised key this item looks for; an empty one is refused, since it matches nothing. */
 function searchKey(ctx: IExecuteSingleFunctions, kind: MatchKey): string {
@@ -37,12 +44,8 @@ function searchKey(ctx: IExecuteSingleFunctions, kind: MatchKey): string {
 	const what = MATCH_KEY_NAMES[kind];
 	throw inputError(
 		ctx,
-		kind === 'phone'
-			? 'Phone has no digits to search for'
-			: kind === 'name'
-				? 'First Name and Last Name are both needed to find by name'
-				: 'Email is empty',
-		`Enter the ${what.toLowerCase()} to find. When it comes from an expression, check that the expression gives a value for this item.`,
+		NO_SEARCH_VALUE[kind],
+		`Enter the ${what.toLowerCase()} to find. ${GIVES_A_VALUE}`,
 		ctx.getItemIndex(),
 	);
 }

@@ -7,7 +7,13 @@ import { CUSTOMER_LIST } from '../../api/lists';
 import { runOperation } from '../operation';
 import { inputError } from '../../errors/errors';
 import { trimmedText } from '../../values';
-import { listOfItem, textParameter, wantedItems } from '../../params/parameters';
+import { textParameter, wantedItems } from '../../params/parameters';
+import { listOfItem } from '../../params/options';
+
+export const EMPTY_FILTER =
+	'Filters › Business is empty, so the node would read the customers of every business';
+export const EMPTY_FILTER_HELP =
+	'Pick a business under Filters › Business or enter its ID. To read the customers of every business, remove the filter. When the ID comes from an expression, check that the expression gives a value for this item.';
 
 /**
  * Filters › Business, trimmed; undefined when the filter is not added. An added filter that
@@ -18,12 +24,7 @@ function businessFilter(ctx: IExecuteSingleFunctions): string | undefined {
 	if (!('businessId' in filters)) return undefined;
 	const id = textParameter(ctx, 'filters.businessId', 'Filters › Business', { extractValue: true });
 	if (id !== '') return id;
-	throw inputError(
-		ctx,
-		'Filters › Business is empty, so the node would read the customers of every business',
-		'Pick a business under Filters › Business or enter its ID. To read the customers of every business, remove the filter. When the ID comes from an expression, check that the expression gives a value for this item.',
-		ctx.getItemIndex(),
-	);
+	throw inputError(ctx, EMPTY_FILTER, EMPTY_FILTER_HELP, ctx.getItemIndex());
 }
 
 function ofBusiness(customer: IDataObject, id: string): boolean {

@@ -16,6 +16,15 @@ const NODE_FIELDS: Record<string, { label: string; where: string }> = {
 /** Fields the API sets itself and ignores when sent (spec: it assigns customer ids). */
 const API_FIELDS = new Set(['id']);
 
+export const NO_NAME_HELP = 'Give every custom field a name, or remove the empty one.';
+export const TWICE_HELP = 'Give each custom field a different name.';
+export const API_ID_HELP =
+	'The API assigns each new customer its id and ignores one that is sent. Remove the custom field, or give it another name.';
+export const SKIP_MARK_FIELD_HELP = `Skip if the Customer Already Exists marks each row's outcome in ${SKIP_MARK}. Give the custom field another name.`;
+export const RESERVED_HELP =
+	'__proto__, constructor and prototype are reserved in JSON objects, and a name may not hold a line break or another control character. Give the custom field another name.';
+export const FINITE_HELP = 'Give the custom field a finite number, or text.';
+
 function hasControlCharacter(text: string): boolean {
 	for (const character of text) {
 		const code = character.charCodeAt(0);
@@ -59,7 +68,7 @@ export function customerBody(ctx: IExecuteSingleFunctions): IDataObject {
 			throw inputError(
 				ctx,
 				`Custom field ${index + 1} has no name`,
-				'Give every custom field a name, or remove the empty one.',
+				NO_NAME_HELP,
 				ctx.getItemIndex(),
 			);
 		}
@@ -74,7 +83,7 @@ export function customerBody(ctx: IExecuteSingleFunctions): IDataObject {
 					: `Custom field "${name}" is given twice`,
 				own
 					? `Enter it in the node's ${own.where} field, or give the custom field another name.`
-					: 'Give each custom field a different name.',
+					: TWICE_HELP,
 				ctx.getItemIndex(),
 			);
 		}
@@ -82,7 +91,7 @@ export function customerBody(ctx: IExecuteSingleFunctions): IDataObject {
 			throw inputError(
 				ctx,
 				`Custom field "${name}" cannot be set`,
-				'The API assigns each new customer its id and ignores one that is sent. Remove the custom field, or give it another name.',
+				API_ID_HELP,
 				ctx.getItemIndex(),
 			);
 		}
@@ -90,7 +99,7 @@ export function customerBody(ctx: IExecuteSingleFunctions): IDataObject {
 			throw inputError(
 				ctx,
 				`Custom field "${name}" cannot be set`,
-				`Skip if the Customer Already Exists marks each row's outcome in ${SKIP_MARK}. Give the custom field another name.`,
+				SKIP_MARK_FIELD_HELP,
 				ctx.getItemIndex(),
 			);
 		}
@@ -99,7 +108,7 @@ export function customerBody(ctx: IExecuteSingleFunctions): IDataObject {
 			throw inputError(
 				ctx,
 				`Custom field name ${JSON.stringify(name)} cannot be used`,
-				'__proto__, constructor and prototype are reserved in JSON objects, and a name may not hold a line break or another control character. Give the custom field another name.',
+				RESERVED_HELP,
 				ctx.getItemIndex(),
 			);
 		}
@@ -124,7 +133,7 @@ function customValue(
 		throw inputError(
 			ctx,
 			`Custom field "${name}" is ${String(value)}, which JSON cannot hold`,
-			'Give the custom field a finite number, or text.',
+			FINITE_HELP,
 			ctx.getItemIndex(),
 		);
 	}

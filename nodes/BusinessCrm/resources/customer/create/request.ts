@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { extractRecord } from '../../../api/replyShapes';
 import { apiReply } from '../../../api/transport';
 import { transportError } from '../../../errors/errors';
-import { retryPolicy } from '../../../params/parameters';
+import { retryPolicy } from '../../../params/options';
 
 export const CREATE_URL = '/api/business/crm/customer/add';
 
@@ -16,6 +16,9 @@ export const MAYBE_CREATED =
  */
 export const PROBABLY_CREATED =
 	'The API accepted the Create, so the customer was probably created; only its reply cannot be read. Before running this item again, look the customer up with Customer › Find (by email, phone, or first and last name): running it again would likely add it twice.';
+
+/** Before PROBABLY_CREATED, for a 2xx whose reply is a JSON list. */
+export const NOT_ONE_CUSTOMER = 'Expected the new customer as a JSON object.';
 
 /**
  * What a Create answered without a body (e.g. 201 or 204) is known to hold: the fields sent, and
@@ -55,7 +58,7 @@ export async function sendCreate(
 		throw transportError(
 			ctx,
 			`Create customer failed: the Business CRM API answered ${reply.statusCode} with a JSON list, not the customer`,
-			`Expected the new customer as a JSON object. ${PROBABLY_CREATED}`,
+			`${NOT_ONE_CUSTOMER} ${PROBABLY_CREATED}`,
 			[],
 			ctx.getItemIndex(),
 			'yes',

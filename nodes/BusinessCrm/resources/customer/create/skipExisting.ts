@@ -44,13 +44,15 @@ export interface SkipExisting {
 	noMatchValue: 'skip' | 'create' | 'error';
 }
 
+export const SWITCH_HELP = 'Turn the switch on or off, or make its expression give true or false.';
+
 /** Skip if the Customer Already Exists and its settings; undefined to create as usual. */
 export function skipExistingSettings(ctx: IExecuteSingleFunctions): SkipExisting | undefined {
 	const on = booleanParameter(
 		ctx,
 		'skipExisting',
 		'Skip if the Customer Already Exists',
-		'Turn the switch on or off, or make its expression give true or false.',
+		SWITCH_HELP,
 	);
 	if (!on) return undefined;
 	const matchOn = choiceParameter<MatchKey>(ctx, 'matchOn', 'Match On', 'email', [
@@ -73,6 +75,11 @@ export function skipExistingSettings(ctx: IExecuteSingleFunctions): SkipExisting
 	return { matchOn, inBusiness: scope === 'business', noMatchValue };
 }
 
+export const OWN_MARK_FIELD = `The node marks each row's outcome in ${SKIP_MARK}, which would overwrite the customer's own value.`;
+export const WAS_CREATED = 'The customer was created.';
+export const OWN_MARK_FIELD_FIX =
+	'Rename the field in the CRM, or turn off Skip if the Customer Already Exists.';
+
 /** The record flat, as without Skip Existing, with the row's outcome beside it. */
 function marked(
 	ctx: IExecuteSingleFunctions,
@@ -89,7 +96,7 @@ function marked(
 		throw inputError(
 			ctx,
 			`${who} has its own field "${SKIP_MARK}"`,
-			`The node marks each row's outcome in ${SKIP_MARK}, which would overwrite the customer's own value.${created ? ' The customer was created.' : ''} Rename the field in the CRM, or turn off Skip if the Customer Already Exists.`,
+			`${OWN_MARK_FIELD}${created ? ` ${WAS_CREATED}` : ''} ${OWN_MARK_FIELD_FIX}`,
 			ctx.getItemIndex(),
 		);
 	}
@@ -106,6 +113,13 @@ function whereFrom(ctx: IExecuteSingleFunctions, earlier: CreateOrigin): string 
 	if (earlier.nodeName === ctx.getNode().name) return `${item} of an earlier run of this node`;
 	return `${item} of the node "${earlier.nodeName}" earlier in this execution`;
 }
+
+export const NO_MATCH_VALUE_HELP =
+	'To go on with the other rows, set Settings › On Error to Continue (using error output): such rows then go to the error output. Or choose under Rows Without a Match Value to output such rows without creating them, or to create them anyway (a re-run then creates them again).';
+export const UNPLACED_FIX =
+	'Check the customer in the CRM, or set Match Within to All Businesses to count a customer of any business as a match.';
+export const EARLIER_MAYBE_CREATED =
+	"That item's Create failed after it was sent (a timeout, a dropped connection or a server error), so the customer may or may not have been created. Sending this item too could add it twice. Check the customer list (Customer › Find) before running these items again.";
 
 /**
  * Skip if the Customer Already Exists, around the Create: the customer already in the CRM, or
@@ -129,7 +143,7 @@ export async function createUnlessExists(
 			throw inputError(
 				ctx,
 				`${what} is empty, so the node cannot tell whether this customer already exists`,
-				`Give this row ${matchOn === 'email' ? 'an email' : 'a phone number'}. To go on with the other rows, set Settings › On Error to Continue (using error output): such rows then go to the error output. Or choose under Rows Without a Match Value to output such rows without creating them, or to create them anyway (a re-run then creates them again).`,
+				`Give this row ${matchOn === 'email' ? 'an email' : 'a phone number'}. ${NO_MATCH_VALUE_HELP}`,
 				ctx.getItemIndex(),
 			);
 		}
@@ -147,7 +161,7 @@ export async function createUnlessExists(
 			throw inputError(
 				ctx,
 				`Customer ${String(unplaced.id)} has this ${what.toLowerCase()} but the list does not say which business it is in`,
-				`The node neither skips this row (the customer may belong to another business) nor creates it (it may be a customer of ${business} already). Check the customer in the CRM, or set Match Within to All Businesses to count a customer of any business as a match.`,
+				`The node neither skips this row (the customer may belong to another business) nor creates it (it may be a customer of ${business} already). ${UNPLACED_FIX}`,
 				ctx.getItemIndex(),
 			);
 		}
@@ -156,7 +170,7 @@ export async function createUnlessExists(
 			throw inputError(
 				ctx,
 				`Create customer not sent: ${whereFrom(ctx, earlier)}, with the same ${what.toLowerCase()}, may have created this customer`,
-				`That item's Create failed after it was sent (a timeout, a dropped connection or a server error), so the customer may or may not have been created. Sending this item too could add it twice. Check the customer list (Customer › Find) before running these items again.`,
+				EARLIER_MAYBE_CREATED,
 				ctx.getItemIndex(),
 			);
 		}
