@@ -4,50 +4,52 @@
  * quote or backslash. And a Base URL with an invisible character is refused before anything is
  * sent. Every reply comes from a small server on 127.0.0.1 that echoes the key it received.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { INodeParameters } from 'n8n-workflow';
+import type { IncomingMessage } from 'node:http';
+import { NOT_JSON_REPLY } from '../../nodes/BusinessCrm/api/reply';
+import { EXAMPLE } from '../../nodes/BusinessCrm/credential/baseUrl';
 import {
+	checkCredential,
+	IN_CREDENTIAL,
+	type CredentialProblem,
+} from '../../nodes/BusinessCrm/credential/credential';
+import { API_ANSWERED } from '../../nodes/BusinessCrm/errors/errors';
+import {
+	producedBy,
+	runEachWay,
 	runNode,
 	testCredential,
 	type CrmCredentials,
 	type RunResult,
 } from '../helpers/harness.cjs';
-import { byId } from '../helpers/fixtures.cjs';
+import {
+	answered,
+	basicAuthOf,
+	createAda,
+	echoing,
+	failed,
+	getBusinessOf,
+	type Echo,
+} from '../helpers/fixtures.cjs';
+import { startApi, type ScriptedApi } from '../helpers/scripted-api.cjs';
 
 /** A plain key, each of whose 3-character pieces is unlikely anywhere else. */
 const PLAIN_CANARY = 'Qx8Zq7Kp2Vd7Rw4Jm9Tn5Hs1Lb';
 /** A key holding every character some encoding changes: quote, backslash, %, +, /, =, &, <, >, !, (. */
 const ODD_CANARY = 'Qx8"Zq\\Kp+/Vd7=Rw4%Jm9&Tn<Hs>Lb!(';
 
-interface Answer {
-	status: number;
-	type?: string;
-	body: string;
-	headers?: Record<string, string>;
-}
+const GET = 'Get business';
 
-let answer: (key: string, req: IncomingMessage) => Answer;
-let server: Server;
+let answer: (key: string, request: IncomingMessage) => Echo;
+let api: ScriptedApi;
 let url: string;
-const seen: string[] = [];
 
 beforeAll(async () => {
-	server = createServer((req, res) => {
-		seen.push(`${req.method} ${req.url}`);
-		const { status, type, body, headers } = answer(String(req.headers['x-api-key'] ?? ''), req);
-		res.writeHead(status, { 'content-type': type ?? 'application/json', ...headers });
-		res.end(body);
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	api = await startApi(echoing((key, request) => answer(key, request)));
+	url = api.url;
 });
-afterAll(async () => {
-	server.closeAllConnections();
-	await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(async () => await api.close());
 beforeEach(() => {
-	seen.length = 0;
+	api.seen.length = 0;
 });
 
 const credentials = (apiKey: string, baseUrl = url): CrmCredentials => ({
@@ -55,31 +57,16 @@ const credentials = (apiKey: string, baseUrl = url): CrmCredentials => ({
 	apiKey,
 	organizationId: 'org_echo',
 });
-const getBusiness: INodeParameters = {
-	resource: 'business',
-	operation: 'get',
-	businessId: byId('biz_1'),
-};
-const createCustomer: INodeParameters = {
-	resource: 'customer',
-	operation: 'create',
-	businessId: byId('biz_1'),
-	firstName: 'Ada',
-	lastName: 'Lovelace',
-};
+const getBusiness = getBusinessOf();
 
 /** Everything a run produced that a user or n8n's database could see, as one text. */
 function produced(result: RunResult): string {
-	const error = result.error as (RunResult['error'] & { description?: string | null }) | undefined;
-	return [
-		error?.message ?? '',
-		error?.description ?? '',
-		JSON.stringify(error ?? null),
-		error?.stack ?? '',
-		JSON.stringify(result.run),
-		JSON.stringify(result.items),
-		JSON.stringify(result.errorItems),
-	].join('\n');
+	return Object.values(producedBy(result)).join('\n');
+}
+
+/** Runs the node on the echoing API with `key`. */
+async function run(key: string, parameters = getBusiness): Promise<RunResult> {
+	return await runNode({ credentials: credentials(key), parameters });
 }
 
 /** Every piece of `key` `size` characters long. */
@@ -113,20 +100,23 @@ function encodedForms(key: string): string[] {
 	return [...new Set(forms)];
 }
 
+/** None of the encoded forms of ODD_CANARY shows in what the run produced. */
+function expectNoEncodedKey(result: RunResult): void {
+	const text = produced(result);
+	expect(encodedForms(ODD_CANARY).filter((form) => text.includes(form))).toEqual([]);
+}
+
 describe('a key cut by an excerpt leaves none of its characters', () => {
 	it('a key cut by the 80-character excerpt leaves none of its characters', async () => {
 		// The key starts at character 63 of the page: the excerpt's cut at 80 falls inside it.
 		answer = (key) => ({ status: 200, type: 'text/html', body: `<p>${'-'.repeat(60)}${key}</p>` });
-		for (const onError of [undefined, 'continueRegularOutput'] as const) {
-			const result = await runNode({
-				credentials: credentials(PLAIN_CANARY),
-				parameters: getBusiness,
-				onError,
-			});
-			const shown = onError ? String(result.items[0]?.json.error) : result.error?.message;
-			expect(shown).toMatch(
-				/^Get business failed: the Business CRM API answered 200 with a body that is not JSON/,
-			);
+		const message = answered(GET, 200, NOT_JSON_REPLY);
+		const runs = await runEachWay({
+			credentials: credentials(PLAIN_CANARY),
+			parameters: getBusiness,
+		});
+		for (const { shown, result } of runs) {
+			expect(shown.startsWith(message)).toBe(true);
 			expect(piecesIn(produced(result), PLAIN_CANARY)).toEqual([]);
 		}
 	});
@@ -134,10 +124,10 @@ describe('a key cut by an excerpt leaves none of its characters', () => {
 	it('a key cut by the 80-character excerpt of a JSON value leaves none of its characters', async () => {
 		// A JSON string, not an object: quoted in the error as JSON, cut at 80 characters.
 		answer = (key) => ({ status: 200, body: JSON.stringify(`${'-'.repeat(60)}${key}`) });
-		const result = await runNode({ credentials: credentials(ODD_CANARY), parameters: getBusiness });
+		const result = await run(ODD_CANARY);
 		const error = result.error as RunResult['error'] & { description?: string };
 		expect(error?.message).toBe(
-			'Get business failed: the Business CRM API answered 200 with JSON that is a string, not an object or a list',
+			answered(GET, 200, 'with JSON that is a string, not an object or a list'),
 		);
 		expect(error?.description).toMatch(/^Expected a JSON object or list, but the reply was "-+\[/);
 		expect(piecesIn(produced(result), ODD_CANARY)).toEqual([]);
@@ -153,16 +143,12 @@ describe('the key never appears encoded', () => {
 				location: `/customers/cust_9?a=${encodeURIComponent(key)}&b=${lowerHex(encodeURIComponent(key))}&c=${formEncoded(key)}`,
 			},
 		});
-		const result = await runNode({
-			credentials: credentials(ODD_CANARY),
-			parameters: createCustomer,
-		});
+		const result = await run(ODD_CANARY, createAda());
 		expect(result.error).toBeUndefined();
 		expect(result.items[0]?.json.location).toBe(
 			'/customers/cust_9?a=[redacted]&b=[redacted]&c=[redacted]',
 		);
-		const text = produced(result);
-		expect(encodedForms(ODD_CANARY).filter((form) => text.includes(form))).toEqual([]);
+		expectNoEncodedKey(result);
 	});
 
 	it('the key never appears URL-encoded in an error that quotes the request', async () => {
@@ -173,18 +159,18 @@ describe('the key never appears encoded', () => {
 				err: `GET /api/business/biz_1?api_key=${encodeURIComponent(key)} (also ${formEncoded(key)})`,
 			}),
 		});
-		for (const onError of [undefined, 'continueRegularOutput'] as const) {
-			const result = await runNode({
-				credentials: credentials(ODD_CANARY),
-				parameters: getBusiness,
-				onError,
-			});
-			const shown = onError ? String(result.items[0]?.json.error) : result.error?.message;
-			expect(shown).toMatch(
-				/^Get business failed: the Business CRM API answered 401 "Unauthorized: GET \/api\/business\/biz_1\?api_key=\[redacted\] \(also \[redacted\]\)"/,
-			);
-			const text = produced(result);
-			expect(encodedForms(ODD_CANARY).filter((form) => text.includes(form))).toEqual([]);
+		const message = answered(
+			GET,
+			401,
+			'"Unauthorized: GET /api/business/biz_1?api_key=[redacted] (also [redacted])"',
+		);
+		const runs = await runEachWay({
+			credentials: credentials(ODD_CANARY),
+			parameters: getBusiness,
+		});
+		for (const { shown, result } of runs) {
+			expect(shown.startsWith(message)).toBe(true);
+			expectNoEncodedKey(result);
 		}
 	});
 
@@ -194,18 +180,12 @@ describe('the key never appears encoded', () => {
 			type: 'text/plain',
 			body: `{"key":"${jsonEscaped(key)}"} ${unicodeEscaped(key)}`,
 		});
-		const result = await runNode({
-			credentials: credentials(ODD_CANARY),
-			parameters: getBusiness,
-		});
-		expect(result.error?.message).toBe(
-			'Get business failed: the Business CRM API answered 200 with a body that is not JSON',
-		);
+		const result = await run(ODD_CANARY);
+		expect(result.error?.message).toBe(answered(GET, 200, NOT_JSON_REPLY));
 		expect((result.error as { description?: string }).description).toMatch(
 			/^Expected JSON but got content type text\/plain, starting "\{"key":"\[redacted\]"\} \[redacted\]"/,
 		);
-		const text = produced(result);
-		expect(encodedForms(ODD_CANARY).filter((form) => text.includes(form))).toEqual([]);
+		expectNoEncodedKey(result);
 	});
 
 	it('the key never appears URL-encoded in a redirect the error names', async () => {
@@ -214,52 +194,43 @@ describe('the key never appears encoded', () => {
 			body: '',
 			headers: { location: `${url}/login/${encodeURIComponent(key)}/api/business/biz_1` },
 		});
-		const result = await runNode({ credentials: credentials(ODD_CANARY), parameters: getBusiness });
-		expect(result.error?.message).toMatch(
-			/^Get business failed: the Business CRM API answered 302, redirecting to /,
-		);
-		const text = produced(result);
-		expect(encodedForms(ODD_CANARY).filter((form) => text.includes(form))).toEqual([]);
+		const result = await run(ODD_CANARY);
+		expect(
+			result.error?.message.startsWith(failed(GET, `${API_ANSWERED} 302, redirecting to `)),
+		).toBe(true);
+		expectNoEncodedKey(result);
 	});
 });
 
 describe('a password in the Base URL', () => {
 	it('a percent-encoded password in the Base URL is redacted as the API received it, decoded', async () => {
-		answer = (_key, req) => {
-			const basic = Buffer.from(
-				String(req.headers.authorization ?? '').replace(/^Basic /, ''),
-				'base64',
-			).toString();
-			return {
-				status: 401,
-				body: JSON.stringify({ message: 'Unauthorized', err: `no user ${basic}` }),
-			};
-		};
+		answer = (_key, request) => ({
+			status: 401,
+			body: JSON.stringify({ message: 'Unauthorized', err: `no user ${basicAuthOf(request)}` }),
+		});
 		const result = await runNode({
 			credentials: credentials(PLAIN_CANARY, url.replace('//', '//someone:pa%40ss%2Bword@')),
 			parameters: getBusiness,
 		});
 		expect(result.error?.message).toBe(
-			'Get business failed: the Business CRM API answered 401 "Unauthorized: no user someone:[redacted]"',
+			answered(GET, 401, '"Unauthorized: no user someone:[redacted]"'),
 		);
 		expect(produced(result)).not.toContain('pa@ss+word');
 	});
 
 	it('a password that is not valid percent-encoding is redacted as typed, and in the Authorization header an API echoes', async () => {
-		answer = (_key, req) => ({
+		answer = (_key, request) => ({
 			status: 401,
 			body: JSON.stringify({
 				message: 'Unauthorized',
-				err: `bad ${String(req.headers.authorization)}`,
+				err: `bad ${String(request.headers.authorization)}`,
 			}),
 		});
 		const result = await runNode({
 			credentials: credentials(PLAIN_CANARY, url.replace('//', '//someone:100%-sure@')),
 			parameters: getBusiness,
 		});
-		expect(result.error?.message).toBe(
-			'Get business failed: the Business CRM API answered 401 "Unauthorized: bad Basic [redacted]"',
-		);
+		expect(result.error?.message).toBe(answered(GET, 401, '"Unauthorized: bad Basic [redacted]"'));
 		expect(produced(result)).not.toContain('100%-sure');
 	});
 });
@@ -272,7 +243,7 @@ describe('a key holding a quote or backslash', () => {
 				content: { business: { id: 'biz_1', note: `seen ${key}`, [key]: 1 } },
 			}),
 		});
-		const result = await runNode({ credentials: credentials(ODD_CANARY), parameters: getBusiness });
+		const result = await run(ODD_CANARY);
 		expect(result.error).toBeUndefined();
 		expect(result.items[0]?.json).toEqual({
 			id: 'biz_1',
@@ -287,9 +258,9 @@ describe('a key holding a quote or backslash', () => {
 			status: 403,
 			body: JSON.stringify({ message: 'Forbidden', err: `key ${key} may not read this` }),
 		});
-		const result = await runNode({ credentials: credentials(ODD_CANARY), parameters: getBusiness });
+		const result = await run(ODD_CANARY);
 		expect(result.error?.message).toBe(
-			'Get business failed: the Business CRM API answered 403 "Forbidden: key [redacted] may not read this"',
+			answered(GET, 403, '"Forbidden: key [redacted] may not read this"'),
 		);
 		expect(piecesIn(produced(result), ODD_CANARY, 4)).toEqual([]);
 	});
@@ -336,18 +307,16 @@ describe('an invisible character in the Base URL', () => {
 			const baseUrl = form(url);
 			// The positions above assume "http://127.0.0.1:" and a five-digit port.
 			expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d{5}$/);
-			for (const onError of [undefined, 'continueRegularOutput'] as const) {
-				const result = await runNode({
-					credentials: credentials(PLAIN_CANARY, baseUrl),
-					parameters: getBusiness,
-					onError,
-				});
-				const shown = onError ? String(result.items[0]?.json.error) : result.error?.message;
-				expect(shown).toBe(
-					`The Base URL in the Business CRM credential "${baseUrl}" contains ${named}. Enter the API address only, e.g. https://api.example.com${onError ? '. Open the credential and correct the Base URL.' : ''}`,
-				);
+			const refused = credentials(PLAIN_CANARY, baseUrl);
+			const { fix } = checkCredential({ ...refused }) as CredentialProblem;
+			const problem = `The Base URL ${IN_CREDENTIAL} "${baseUrl}" contains ${named}.${EXAMPLE}`;
+			for (const { onError, shown } of await runEachWay({
+				credentials: refused,
+				parameters: getBusiness,
+			})) {
+				expect(shown).toBe(onError ? `${problem}. ${fix}` : problem);
 			}
-			expect(seen).toEqual([]);
+			expect(api.seen).toEqual([]);
 		},
 	);
 
@@ -358,7 +327,7 @@ describe('an invisible character in the Base URL', () => {
 				message: 'Invalid URL',
 			});
 		}
-		expect(seen).toEqual([]);
+		expect(api.seen).toEqual([]);
 	});
 
 	it('an invisible formatting character in the Organization ID is named as one, with its position', async () => {
@@ -367,9 +336,9 @@ describe('an invisible character in the Base URL', () => {
 			parameters: getBusiness,
 		});
 		expect(result.error?.message).toBe(
-			'The Organization ID in the Business CRM credential contains an invisible formatting character (U+2062) at position 4',
+			`The Organization ID ${IN_CREDENTIAL} contains an invisible formatting character (U+2062) at position 4`,
 		);
-		expect(seen).toEqual([]);
+		expect(api.seen).toEqual([]);
 	});
 });
 
@@ -379,10 +348,7 @@ describe('redaction reaches every string of a reply, and cuts nothing but the ke
 			status: 200,
 			body: JSON.stringify({ content: { business: { id: 'biz_1', keys: { [key]: true } } } }),
 		});
-		const result = await runNode({
-			credentials: credentials(PLAIN_CANARY),
-			parameters: getBusiness,
-		});
+		const result = await run(PLAIN_CANARY);
 		expect(result.error).toBeUndefined();
 		expect(result.items[0]?.json).toEqual({ id: 'biz_1', keys: { '[redacted]': true } });
 		expect(piecesIn(produced(result), PLAIN_CANARY, 4)).toEqual([]);
@@ -417,10 +383,7 @@ describe('redaction reaches every string of a reply, and cuts nothing but the ke
 			status: 200,
 			body: JSON.stringify({ content: { business: { id: 'biz_1', plus, escaped } } }),
 		});
-		const result = await runNode({
-			credentials: credentials(PLAIN_CANARY),
-			parameters: getBusiness,
-		});
+		const result = await run(PLAIN_CANARY);
 		expect(result.error).toBeUndefined();
 		expect(result.items[0]?.json).toEqual({ id: 'biz_1', plus, escaped });
 	});

@@ -82,6 +82,30 @@ export function loadNodeType(): INodeType {
 
 const credentialType: ICredentialType = new BusinessCrmApi();
 
+/** A node as a workflow saves it: version 1, at the canvas origin. */
+export function savedNode(
+	name: string,
+	type: string,
+	parameters: INodeParameters = {},
+	id = name,
+): INode {
+	return { id, name, type, typeVersion: 1, position: [0, 0], parameters };
+}
+
+/** A node's reference to its Business CRM credential, as a workflow saves it. */
+export function credentialOf(id = 'cred-1'): INode['credentials'] {
+	return { businessCrmApi: { id, name: 'Business CRM account' } };
+}
+
+/** n8n's registry of node types, for a workflow whose nodes are all of one type. */
+export function onlyType(nodeType: INodeType): INodeTypes {
+	return {
+		getByName: () => nodeType,
+		getByNameAndVersion: () => nodeType,
+		getKnownTypes: () => ({}),
+	};
+}
+
 /** The node that feeds the test items into the CRM node. */
 function inputNodeType(items: IDataObject[]): INodeType {
 	return {
@@ -230,13 +254,9 @@ function crmNode(
 	retryOnFail?: RunOptions['retryOnFail'],
 ): INode {
 	return {
-		id: name === NODE_NAME ? 'crm-node' : `node-${name}`,
-		name,
-		type: NODE_TYPE,
-		typeVersion: 1,
+		...savedNode(name, NODE_TYPE, parameters, name === NODE_NAME ? 'crm-node' : `node-${name}`),
 		position: [200, 0],
-		parameters,
-		credentials: { businessCrmApi: { id: credentialId, name: 'Business CRM account' } },
+		credentials: credentialOf(credentialId),
 		...(onError ? { onError } : {}),
 		...(retryOnFail ? { retryOnFail: true, ...retryOnFail } : {}),
 	};
@@ -244,14 +264,7 @@ function crmNode(
 
 /** The node that hands the test's input items to the first Business CRM node. */
 function inputNode(): INode {
-	return {
-		id: 'input-node',
-		name: INPUT_NODE,
-		type: INPUT_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
+	return savedNode(INPUT_NODE, INPUT_TYPE, {}, 'input-node');
 }
 
 function workflowFor(options: RunOptions, nodeType = loadNodeType()): Workflow {
@@ -285,6 +298,42 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		errorItems: outputs[1] ?? [],
 		error: taskData?.error ?? run.data.resultData.error,
 		run,
+	};
+}
+
+/** The two ways a failed item can end: the node stops, or n8n's Continue On Fail goes on. */
+export const BOTH_WAYS = [undefined, 'continueRegularOutput'] as const;
+
+export interface ShownRun {
+	onError: (typeof BOTH_WAYS)[number];
+	result: RunResult;
+	/** The error as the user sees it: the node's error, or with Continue On Fail the item's. */
+	shown: string;
+}
+
+/** Runs the node once each of BOTH_WAYS. */
+export async function runEachWay(options: Omit<RunOptions, 'onError'>): Promise<ShownRun[]> {
+	const runs: ShownRun[] = [];
+	for (const onError of BOTH_WAYS) {
+		const result = await runNode({ ...options, onError });
+		const error = onError ? result.items[0]?.json.error : result.error?.message;
+		runs.push({ onError, result, shown: String(error) });
+	}
+	return runs;
+}
+
+/** Everything a run produced, as text, by where it came from; `logs`, what it wrote meanwhile. */
+export function producedBy(result: RunResult, logs: string[] = []): Record<string, string> {
+	const error = result.error as (RunResult['error'] & { description?: string | null }) | undefined;
+	return {
+		'error.message': error?.message ?? '',
+		'error.description': error?.description ?? '',
+		'JSON of the error': JSON.stringify(error ?? null),
+		'error.stack': error?.stack ?? '',
+		'run data': JSON.stringify(result.run),
+		'output items': JSON.stringify(result.items),
+		'error output items': JSON.stringify(result.errorItems),
+		logs: logs.join('\n'),
 	};
 }
 
@@ -433,15 +482,8 @@ export interface CredentialTestResult {
 export async function testCredential(credentials: CrmCredentials): Promise<CredentialTestResult> {
 	const test = credentialType.test as ICredentialTestRequest;
 	const node: INode = {
-		id: 'temp',
-		name: 'Temp-Node',
-		type: 'n8n-nodes-base.noOp',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-		credentials: {
-			businessCrmApi: { id: 'cred-1', name: 'Business CRM account' } as INodeCredentialsDetails,
-		},
+		...savedNode('Temp-Node', 'n8n-nodes-base.noOp', {}, 'temp'),
+		credentials: credentialOf(),
 	};
 	const nodeType: INodeType = {
 		description: {
@@ -465,16 +507,11 @@ export async function testCredential(credentials: CrmCredentials): Promise<Crede
 			],
 		},
 	};
-	const types: INodeTypes = {
-		getByName: () => nodeType,
-		getByNameAndVersion: () => nodeType,
-		getKnownTypes: () => ({}),
-	};
 	const workflow = new Workflow({
 		nodes: [node],
 		connections: {},
 		active: false,
-		nodeTypes: types,
+		nodeTypes: onlyType(nodeType),
 	});
 	const additionalData = additionalDataFor(credentials, workflow);
 	const executeData: IExecuteData = { node, data: {}, source: null };

@@ -17,12 +17,17 @@ import {
 	type INode,
 	type INodeParameters,
 	type INodeType,
-	type INodeTypes,
 	type IPollFunctions,
 	type WorkflowActivateMode,
 } from 'n8n-workflow';
 import { BusinessCrmTrigger } from '../../nodes/BusinessCrmTrigger/BusinessCrmTrigger.node';
-import { additionalDataFor, type CrmCredentials } from './harness.cjs';
+import {
+	additionalDataFor,
+	credentialOf,
+	onlyType,
+	savedNode,
+	type CrmCredentials,
+} from './harness.cjs';
 
 export const TRIGGER_TYPE = 'n8n-nodes-business-crm.businessCrmTrigger';
 export const TRIGGER_NAME = 'Business CRM Trigger';
@@ -70,20 +75,10 @@ export class TriggerHarness {
 		staticData: IDataObject = {},
 		readonly workflowId = 'trigger-workflow',
 	) {
-		const nodeType = loadTriggerType();
+		const saved = { pollTimes: POLL_TIMES, event: 'newCustomer', ...parameters };
 		this.node = {
-			id: 'trigger-node',
-			name: TRIGGER_NAME,
-			type: TRIGGER_TYPE,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: { pollTimes: POLL_TIMES, event: 'newCustomer', ...parameters },
-			credentials: { businessCrmApi: { id: 'cred-1', name: 'Business CRM account' } },
-		};
-		const nodeTypes: INodeTypes = {
-			getByName: () => nodeType,
-			getByNameAndVersion: () => nodeType,
-			getKnownTypes: () => ({}),
+			...savedNode(TRIGGER_NAME, TRIGGER_TYPE, saved, 'trigger-node'),
+			credentials: credentialOf(),
 		};
 		this.workflow = new Workflow({
 			id: workflowId,
@@ -91,7 +86,7 @@ export class TriggerHarness {
 			nodes: [this.node],
 			connections: {},
 			active: true,
-			nodeTypes,
+			nodeTypes: onlyType(loadTriggerType()),
 			staticData,
 			settings: { executionOrder: 'v1' },
 		});
@@ -145,10 +140,13 @@ export class TriggerHarness {
 		) as IDataObject;
 	}
 
-	/** The same workflow after n8n stopped and started: static data through JSON, a new context. */
-	restarted(credentials = this.credentials): TriggerHarness {
+	/**
+	 * The same workflow after n8n stopped and started: static data through JSON, a new context;
+	 * with other credentials or parameters when they were edited meanwhile.
+	 */
+	restarted(credentials = this.credentials, parameters = this.parameters): TriggerHarness {
 		const saved = JSON.parse(JSON.stringify(this.workflow.staticData)) as IDataObject;
-		return new TriggerHarness(credentials, this.parameters, saved, this.workflowId);
+		return new TriggerHarness(credentials, parameters, saved, this.workflowId);
 	}
 
 	/** The editor's Fetch Test Event: n8n-core's WorkflowExecute runs the trigger in manual mode. */
@@ -164,4 +162,16 @@ export class TriggerHarness {
 			error: taskData?.error ?? run.data.resultData.error,
 		};
 	}
+}
+
+/** A trigger activated as n8n activates it, checked to have failed nothing and emitted nothing. */
+export async function activatedTrigger(
+	credentials: CrmCredentials,
+	parameters: INodeParameters = {},
+): Promise<TriggerHarness> {
+	const trigger = new TriggerHarness(credentials, parameters);
+	const outcome = await trigger.activate();
+	expect(outcome.error).toBeUndefined();
+	expect(outcome.emits).toBe(0);
+	return trigger;
 }

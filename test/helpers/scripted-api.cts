@@ -72,19 +72,40 @@ export async function startApi(
 	};
 }
 
+/** Runs `use` against an API started for it, and closes that API however `use` ends. */
+export async function withApi<T>(
+	answer: Answer | undefined,
+	use: (api: ScriptedApi) => Promise<T>,
+	options: ApiOptions = {},
+): Promise<T> {
+	const api = await startApi(answer, options);
+	try {
+		return await use(api);
+	} finally {
+		await api.close();
+	}
+}
+
+/** The path of every request, in the order they came. */
+export const pathsOf = (api: ScriptedApi): string[] => api.urls.map((url) => url.pathname);
+
 /** Answers with `body` as JSON. */
 export function json(response: ServerResponse, status: number, body: unknown): void {
 	response.writeHead(status, { 'content-type': 'application/json' });
 	response.end(JSON.stringify(body));
 }
 
-/** An Answer that gives every request the same reply; `type` undefined sends no content-type. */
+/**
+ * An Answer that gives every request the same reply: JSON unless a `type` is given; `type` given
+ * as undefined sends no content-type.
+ */
 export function always(
 	status: number,
 	body: string,
-	type: string | undefined = 'application/json',
-	headers: Record<string, string> = {},
+	...typeAndHeaders: [type?: string | undefined, headers?: Record<string, string>]
 ): Answer {
+	// A default parameter would turn an explicit undefined into JSON as well.
+	const [type, headers = {}] = typeAndHeaders.length === 0 ? ['application/json'] : typeAndHeaders;
 	return (_request, _url, response) => {
 		response.writeHead(status, {
 			...(type === undefined ? {} : { 'content-type': type }),

@@ -1,3 +1,4 @@
+/** The mark Skip Existing adds, as the tests of Customer › Create expect it. */
 import {
 	skipResult,
 	type SkipOutcome,

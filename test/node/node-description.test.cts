@@ -10,13 +10,16 @@ import {
 import codex from '../../nodes/BusinessCrm/BusinessCrm.node.json';
 import triggerCodex from '../../nodes/BusinessCrmTrigger/BusinessCrmTrigger.node.json';
 import packageJson from '../../package.json';
-import { loadNodeType, NODE_TYPE, runNode } from '../helpers/harness.cjs';
+import { loadNodeType, NODE_TYPE, onlyType, runNode, savedNode } from '../helpers/harness.cjs';
 import { startSandbox, type Sandbox } from '../sandbox/server.cjs';
 import { credentialsFor } from '../helpers/fixtures.cjs';
 import { DEFAULT_RETRY_POLICY } from '../../nodes/BusinessCrm/api/retries';
 import { DEFAULT_PAGES_IN_PARALLEL } from '../../nodes/BusinessCrm/api/lists';
 import { businessIdLocator } from '../../nodes/BusinessCrm/params/descriptions';
-import { BusinessCrmTrigger } from '../../nodes/BusinessCrmTrigger/BusinessCrmTrigger.node';
+import {
+	ACTIVATION_NOTICE,
+	BusinessCrmTrigger,
+} from '../../nodes/BusinessCrmTrigger/BusinessCrmTrigger.node';
 import { TRIGGER_TYPE } from '../helpers/poll-harness.cjs';
 import { BusinessCrmApi } from '../../credentials/BusinessCrmApi.credentials';
 import { KEY_HELP } from '../../nodes/BusinessCrm/errors/errors';
@@ -25,14 +28,7 @@ const nodeType = loadNodeType();
 const { description } = nodeType;
 
 function node(parameters: INode['parameters']): INode {
-	return {
-		id: '1',
-		name: 'Business CRM',
-		type: NODE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters,
-	};
+	return savedNode('Business CRM', NODE_TYPE, parameters, '1');
 }
 
 /** An expression of the description (subtitle, hint condition) as n8n evaluates it for a node. */
@@ -42,11 +38,7 @@ function evaluate(expression: string, parameters: INode['parameters']): unknown 
 		nodes: [crm],
 		connections: {},
 		active: false,
-		nodeTypes: {
-			getByName: () => nodeType,
-			getByNameAndVersion: () => nodeType,
-			getKnownTypes: () => ({}),
-		},
+		nodeTypes: onlyType(nodeType),
 	});
 	return workflow.expression.getSimpleParameterValue(crm, expression, 'internal', {});
 }
@@ -591,9 +583,7 @@ describe('trigger description', () => {
 	it('says in a notice that only customers added after publishing start it, and what Fetch Test Event shows', () => {
 		const [notice] = triggerDescription.properties;
 		expect(notice).toMatchObject({ type: 'notice', default: '' });
-		expect(notice.displayName).toBe(
-			'Only customers added after the workflow is published start it; the customers already there do not. Fetch Test Event shows the newest existing customer, so you can map its fields.',
-		);
+		expect(notice.displayName).toBe(ACTIVATION_NOTICE);
 		const [business] = triggerDescription.properties[2].options as INodeProperties[];
 		expect(business.description).not.toMatch(/businessId|poll/);
 	});

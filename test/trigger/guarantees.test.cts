@@ -5,45 +5,25 @@
  * sandbox's onRequest hook changes the list between pages.
  */
 import type { IDataObject } from 'n8n-workflow';
-import {
-	startSandbox,
-	type RequestLogEntry,
-	type Sandbox,
-	type SandboxCustomer,
-} from '../sandbox/server.cjs';
-import { credentialsFor, requestsTo } from '../helpers/fixtures.cjs';
-import { TriggerHarness, type PollOutcome } from '../helpers/poll-harness.cjs';
+import type { RequestLogEntry, Sandbox, SandboxCustomer } from '../sandbox/server.cjs';
+import { credentialsFor, failed, requestsTo, useSandbox } from '../helpers/fixtures.cjs';
+import { activatedTrigger, TriggerHarness, type PollOutcome } from '../helpers/poll-harness.cjs';
+import { CUSTOMER_LIST, MAX_READS } from '../../nodes/BusinessCrm/api/lists';
+import { KEPT_MOVING, MOVED_UNDER_EVERY_READ } from '../../nodes/BusinessCrm/api/listReader';
+import { SOURCE } from '../../nodes/BusinessCrmTrigger/customerList';
 import { fingerprint } from '../../nodes/BusinessCrmTrigger/seenCustomers';
 
-const CUSTOMERS = '/api/public/v1/customers';
+const CUSTOMERS = CUSTOMER_LIST.url;
 const N = 250;
 
 let sandbox: Sandbox;
 
-beforeAll(async () => {
-	sandbox = await startSandbox({ businesses: 3, customers: 0 });
-});
-
-afterAll(async () => {
-	await sandbox.close();
-});
-
-beforeEach(() => {
-	sandbox.seedCustomers(N);
-	sandbox.resetFaults();
-	sandbox.onRequest = undefined;
-	sandbox.clearLog();
-});
+useSandbox({ businesses: 3, customers: 0 }, { customers: N }, (started) => (sandbox = started));
 
 const ids = (outcome: PollOutcome) => outcome.items.map((customer) => customer.id);
 
-async function activated(credentials = credentialsFor(sandbox)): Promise<TriggerHarness> {
-	const trigger = new TriggerHarness(credentials);
-	const outcome = await trigger.activate();
-	expect(outcome.error).toBeUndefined();
-	expect(outcome.emits).toBe(0);
-	return trigger;
-}
+const activated = async (credentials = credentialsFor(sandbox)) =>
+	await activatedTrigger(credentials);
 
 /** Runs `change` once, when the first customer-list request that `when` accepts arrives. */
 function onceBefore(when: (offset: number) => boolean, change: () => void): void {
@@ -139,13 +119,13 @@ describe('the list moving while a poll reads it', () => {
 		};
 		const trigger = new TriggerHarness(credentialsFor(sandbox));
 		const outcome = await trigger.activate();
-		expect(moves).toBe(3);
+		expect(moves).toBe(MAX_READS);
 		expect(outcome.error?.message).toBe(
-			'Read customers failed: the list changed while it was read, 3 times in a row',
+			failed(SOURCE.what, `${KEPT_MOVING}, ${MAX_READS} times in a row`),
 		);
 		// The advice says why and that nothing is lost: the next poll tries again.
 		expect((outcome.error as { description?: string }).description).toBe(
-			'Customers were deleted or inserted between the pages of every read, so no read could be trusted to hold every one that was there. Nothing was emitted or remembered; the next poll tries again.',
+			`Customers ${MOVED_UNDER_EVERY_READ} ${SOURCE.afterwards}`,
 		);
 		expect(trigger.nodeStaticData()).toEqual({});
 

@@ -6,33 +6,49 @@
  * appended cost max(1, ceil(k/99)), and a list that changed otherwise costs that tail read plus a
  * full read, max(1, ceil((N-1)/99)).
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { startSandbox, type Sandbox, type SandboxCustomer } from '../sandbox/server.cjs';
-import { byId, credentialsFor, requestsTo } from '../helpers/fixtures.cjs';
-import { TriggerHarness, type PollOutcome } from '../helpers/poll-harness.cjs';
+import {
+	startSandbox,
+	type Faults,
+	type Sandbox,
+	type SandboxCustomer,
+} from '../sandbox/server.cjs';
+import {
+	answered,
+	byId,
+	credentialsFor,
+	failed,
+	requestsTo,
+	useSandbox,
+} from '../helpers/fixtures.cjs';
+import { startApi, json } from '../helpers/scripted-api.cjs';
+import { activatedTrigger, TriggerHarness, type PollOutcome } from '../helpers/poll-harness.cjs';
+import {
+	checkCredential,
+	type CredentialProblem,
+} from '../../nodes/BusinessCrm/credential/credential';
+import {
+	CUSTOMER_LIST,
+	LIST_SHAPES_HELP,
+	NO_ID,
+	UNEXPECTED_SHAPE,
+} from '../../nodes/BusinessCrm/api/lists';
+import { NOT_JSON_REPLY } from '../../nodes/BusinessCrm/api/reply';
+import { EMPTY_BUSINESS } from '../../nodes/BusinessCrm/params/parameters';
+import {
+	EMPTY_OPTION_HELP,
+	NO_BUSINESS_ID,
+	NO_BUSINESS_ID_HELP,
+} from '../../nodes/BusinessCrmTrigger/businessFilter';
+import { SOURCE } from '../../nodes/BusinessCrmTrigger/customerList';
 import { FINGERPRINT_LENGTH } from '../../nodes/BusinessCrmTrigger/seenCustomers';
 
-const CUSTOMERS = '/api/public/v1/customers';
+const CUSTOMERS = CUSTOMER_LIST.url;
 const N = 250;
 
 let sandbox: Sandbox;
 
-beforeAll(async () => {
-	sandbox = await startSandbox({ businesses: 3, customers: 0 });
-});
-
-afterAll(async () => {
-	await sandbox.close();
-});
-
-beforeEach(() => {
-	sandbox.seedCustomers(N);
-	sandbox.resetFaults();
-	sandbox.onRequest = undefined;
-	sandbox.clearLog();
-});
+useSandbox({ businesses: 3, customers: 0 }, { customers: N }, (started) => (sandbox = started));
 
 /**
  * The customer list requests since the last call, as [offset, limit, status], by offset: pages
@@ -72,10 +88,7 @@ function fullRead(n: number): Array<[number, number, number]> {
 
 /** A trigger activated on the sandbox as it is now; its activation requests are taken. */
 async function activated(parameters: INodeParameters = {}): Promise<TriggerHarness> {
-	const trigger = new TriggerHarness(credentialsFor(sandbox), parameters);
-	const outcome = await trigger.activate();
-	expect(outcome.error).toBeUndefined();
-	expect(outcome.emits).toBe(0);
+	const trigger = await activatedTrigger(credentialsFor(sandbox), parameters);
 	takeRequests();
 	return trigger;
 }
@@ -89,6 +102,31 @@ function expectEmitted(outcome: PollOutcome, customers: SandboxCustomer[]): void
 		expect(outcome.emits).toBe(1);
 		expect(outcome.items).toEqual(customers);
 	}
+}
+
+/** Why a read stops at a customer without an id. */
+const NO_ID_MESSAGE = failed(SOURCE.what, `a ${SOURCE.one} ${NO_ID}`);
+
+/** A poll that fails, under `faults` (reset after it): it emits nothing and changes no state. */
+async function failedPoll(
+	trigger: TriggerHarness,
+	faults: Faults = {},
+): Promise<Error & { description?: string }> {
+	const before = trigger.nodeStaticData();
+	sandbox.setFaults(faults);
+	const outcome = await trigger.poll();
+	sandbox.resetFaults();
+	expect(outcome.emits).toBe(0);
+	expect(trigger.nodeStaticData()).toEqual(before);
+	return outcome.error as Error & { description?: string };
+}
+
+/** Appends a customer whose record has no businessId. */
+function appendWithoutBusiness(): SandboxCustomer {
+	const { businessId: _dropped, ...customer } = sandbox.addCustomers(1)[0];
+	void _dropped;
+	sandbox.customers[sandbox.customers.length - 1] = customer as SandboxCustomer;
+	return customer as SandboxCustomer;
 }
 
 describe('first activation', () => {
@@ -218,14 +256,12 @@ describe('a list that changed otherwise falls back to a full read and emits only
 describe('nothing lost, nothing twice', () => {
 	it('a poll failing mid-read changes nothing; the next one emits everything since', async () => {
 		const trigger = await activated();
-		const before = trigger.nodeStaticData();
 		const added = sandbox.addCustomers(250);
-		sandbox.setFaults({ serverError: { path: CUSTOMERS, after: 1, count: 1 } });
-
-		const failed = await trigger.poll();
-		expect(failed.emits).toBe(0);
-		expect(failed.error?.message).toBe(
-			'Read customers failed: the Business CRM API answered 500 "Internal Server Error: Simulated server fault"',
+		const error = await failedPoll(trigger, {
+			serverError: { path: CUSTOMERS, after: 1, count: 1 },
+		});
+		expect(error.message).toBe(
+			answered(SOURCE.what, 500, '"Internal Server Error: Simulated server fault"'),
 		);
 		// The page after the failing one was asked for at the same time; its reply is dropped.
 		expectRequests([
@@ -233,9 +269,7 @@ describe('nothing lost, nothing twice', () => {
 			[N + 98, 100, 500],
 			[N + 197, 100, 200],
 		]);
-		expect(trigger.nodeStaticData()).toEqual(before);
 
-		sandbox.resetFaults();
 		expectEmitted(await trigger.poll(), added);
 		expectRequests([
 			[N - 1, 100, 200],
@@ -247,19 +281,11 @@ describe('nothing lost, nothing twice', () => {
 
 	it('a reply that is not JSON during the full read changes nothing either', async () => {
 		const trigger = await activated();
-		const before = trigger.nodeStaticData();
 		const inserted = sandbox.addCustomers(1, { at: 0 });
-		sandbox.setFaults({ notJson: { path: CUSTOMERS, after: 2, count: 1 } });
-
-		const failed = await trigger.poll();
-		expect(failed.emits).toBe(0);
-		expect(failed.error?.message).toBe(
-			'Read customers failed: the Business CRM API answered 200 with a body that is not JSON',
-		);
-		expect(trigger.nodeStaticData()).toEqual(before);
+		const error = await failedPoll(trigger, { notJson: { path: CUSTOMERS, after: 2, count: 1 } });
+		expect(error.message).toBe(answered(SOURCE.what, 200, NOT_JSON_REPLY));
 		takeRequests();
 
-		sandbox.resetFaults();
 		expectEmitted(await trigger.poll(), inserted);
 		expectRequests([[N - 1, 100, 200], ...fullRead(N + 1)]);
 	});
@@ -278,22 +304,17 @@ describe('nothing lost, nothing twice', () => {
 			[N + 98, 100, 200],
 		]);
 
-		const before = trigger.nodeStaticData();
 		const second = sandbox.addCustomers(5);
 		// Six 429s in a row: one more than the default Max Retries (5).
-		sandbox.setFaults({ rateLimitBurst: { path: CUSTOMERS, count: 6, retryAfter: 0 } });
-		const failed = await trigger.poll();
-		expect(failed.emits).toBe(0);
-		expect(failed.error?.message).toMatch(
-			/^Read customers failed: the Business CRM API answered 429/,
-		);
-		expect((failed.error as Error & { description?: string }).description).toMatch(
+		const error = await failedPoll(trigger, {
+			rateLimitBurst: { path: CUSTOMERS, count: 6, retryAfter: 0 },
+		});
+		expect(error.message.startsWith(answered(SOURCE.what, 429))).toBe(true);
+		expect(error.description).toMatch(
 			/Gave up after 5 retries .*\)\. The next poll tries again\.$/,
 		);
 		expect(takeRequests()).toHaveLength(6);
-		expect(trigger.nodeStaticData()).toEqual(before);
 
-		sandbox.resetFaults();
 		expectEmitted(await trigger.poll(), second);
 		expectRequests([[N + 149, 100, 200]]);
 	});
@@ -331,18 +352,15 @@ describe('nothing lost, nothing twice', () => {
 		sandbox.customers[0] = noId as unknown as SandboxCustomer;
 		const outcome = await new TriggerHarness(credentialsFor(sandbox), {}).activate();
 		expect(outcome.emits).toBe(0);
-		expect(outcome.error?.message).toBe('Read customers failed: a customer in the list has no id');
+		expect(outcome.error?.message).toBe(NO_ID_MESSAGE);
 	});
 
 	it('a customer without an id stops the poll rather than being emitted on every poll', async () => {
 		const trigger = await activated();
 		const before = trigger.nodeStaticData();
-		const noId = { firstName: 'No', lastName: 'Id', businessId: sandbox.businesses[0].id };
-		sandbox.customers.push(noId as unknown as SandboxCustomer);
-		const failed = await trigger.poll();
-		expect(failed.emits).toBe(0);
-		expect(failed.error?.message).toBe('Read customers failed: a customer in the list has no id');
-		expect(trigger.nodeStaticData()).toEqual(before);
+		const withoutId = { firstName: 'No', lastName: 'Id', businessId: sandbox.businesses[0].id };
+		sandbox.customers.push(withoutId as unknown as SandboxCustomer);
+		expect((await failedPoll(trigger)).message).toBe(NO_ID_MESSAGE);
 
 		// The description names the record's first fields (at most 8), so the user can find it.
 		const described = async (record: IDataObject) => {
@@ -350,8 +368,8 @@ describe('nothing lost, nothing twice', () => {
 			return ((await trigger.poll()).error as Error & { description?: string }).description;
 		};
 		const explain = (list: string) =>
-			`The trigger recognises customers it has seen by their id (cust_…), but this record has none (its fields: ${list}). Nothing was emitted or remembered; the next poll tries again.`;
-		expect(await described(noId)).toBe(explain('firstName, lastName, businessId'));
+			`${SOURCE.idRequired} (its fields: ${list}). ${SOURCE.afterwards}`;
+		expect(await described(withoutId)).toBe(explain('firstName, lastName, businessId'));
 		expect(await described({})).toBe(explain('none'));
 		const wide = Object.fromEntries('abcdefghij'.split('').map((key) => [key, 1]));
 		expect(await described(wide)).toBe(explain('a, b, c, d, e, f, g, h'));
@@ -384,35 +402,17 @@ describe('Options › Business', () => {
 		expectRequests([[N - 1, 100, 200]]);
 
 		// Customers of the other businesses were seen: dropping the option emits none of them.
-		const unfiltered = new TriggerHarness(
-			credentialsFor(sandbox),
-			{},
-			JSON.parse(JSON.stringify(trigger.workflow.staticData)) as IDataObject,
-		);
-		expectEmitted(await unfiltered.activate(), []);
+		expectEmitted(await trigger.restarted(credentialsFor(sandbox), {}).activate(), []);
 	});
 
 	it('stops with an error when the customers carry no businessId, and loses none of them', async () => {
 		const trigger = await activated({ options: { businessId: byId(businessOf(0)) } });
-		const before = trigger.nodeStaticData();
-		const { businessId: _dropped, ...withoutBusiness } = sandbox.addCustomers(1)[0];
-		void _dropped;
-		sandbox.customers[sandbox.customers.length - 1] = withoutBusiness as SandboxCustomer;
-
-		const failed = await trigger.poll();
-		expect(failed.emits).toBe(0);
-		expect(failed.error?.message).toBe(
-			'The customers carry no businessId, so Options › Business cannot tell whose they are',
-		);
-		expect(trigger.nodeStaticData()).toEqual(before);
+		const withoutBusiness = appendWithoutBusiness();
+		expect((await failedPoll(trigger)).message).toBe(NO_BUSINESS_ID);
 
 		// With the option removed, the customer is emitted after all.
-		const unfiltered = new TriggerHarness(
-			credentialsFor(sandbox),
-			{},
-			JSON.parse(JSON.stringify(trigger.workflow.staticData)) as IDataObject,
-		);
-		expectEmitted(await unfiltered.activate(), [withoutBusiness as SandboxCustomer]);
+		const unfiltered = trigger.restarted(credentialsFor(sandbox), {});
+		expectEmitted(await unfiltered.activate(), [withoutBusiness]);
 	});
 
 	it('fails the activation when the list cannot be filtered, and when the option is empty', async () => {
@@ -431,7 +431,7 @@ describe('Options › Business', () => {
 			options: { businessId: { __rl: true, mode: 'list', value: '' } },
 		});
 		const outcome = await empty.activate();
-		expect(outcome.error?.message).toBe('Business is empty or only spaces');
+		expect(outcome.error?.message).toBe(EMPTY_BUSINESS);
 		expectRequests([]);
 	});
 });
@@ -461,21 +461,18 @@ describe('Options › Business, as older JSON and numeric ids give it', () => {
 	it('says how to fix an empty option and customers without businessId', async () => {
 		for (const saved of [null, { __rl: true, mode: 'id', value: null }]) {
 			const unset = new TriggerHarness(credentialsFor(sandbox), { options: { businessId: saved } });
-			expect((await unset.activate()).error?.message).toBe('Business is empty or only spaces');
+			expect((await unset.activate()).error?.message).toBe(EMPTY_BUSINESS);
 		}
 		const empty = new TriggerHarness(credentialsFor(sandbox), { options: { businessId: '  ' } });
 		const outcome = await empty.activate();
-		expect(outcome.error?.message).toBe('Business is empty or only spaces');
+		expect(outcome.error?.message).toBe(EMPTY_BUSINESS);
 		expect((outcome.error as { description?: string } | undefined)?.description).toBe(
-			'Pick a business under Options › Business, enter its ID, or remove the option to be told about the customers of every business.',
+			EMPTY_OPTION_HELP,
 		);
 		const trigger = await activated({ options: { businessId: byId(sandbox.businesses[0].id) } });
-		const { businessId: _dropped, ...withoutBusiness } = sandbox.addCustomers(1)[0];
-		void _dropped;
-		sandbox.customers[sandbox.customers.length - 1] = withoutBusiness as SandboxCustomer;
-		const failed = await trigger.poll();
-		expect((failed.error as { description?: string } | undefined)?.description).toBe(
-			`Customer ${withoutBusiness.id} has no businessId field. Remove Options › Business to be told about every new customer (filter later in the workflow if another field says the business). Nothing was emitted or remembered, so no customer is lost.`,
+		const withoutBusiness = appendWithoutBusiness();
+		expect((await failedPoll(trigger)).description).toBe(
+			`Customer ${withoutBusiness.id} ${NO_BUSINESS_ID_HELP}`,
 		);
 	});
 });
@@ -565,34 +562,22 @@ describe('Fetch Test Event (manual mode)', () => {
 			{ id: 'cust_b', firstName: 'Bob' },
 		];
 		let body: unknown = { content: { customers } };
-		const seen: string[] = [];
-		const api = createServer((request, response) => {
-			seen.push(request.url ?? '');
-			response.writeHead(200, { 'content-type': 'application/json' });
-			response.end(JSON.stringify(body));
-		});
-		await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+		const api = await startApi((_request, _url, response) => json(response, 200, body));
 		try {
-			const credentials = {
-				...credentialsFor(sandbox),
-				baseUrl: `http://127.0.0.1:${(api.address() as AddressInfo).port}`,
-			};
-			const found = await new TriggerHarness(credentials).fetchTestEvent();
+			const found = await new TriggerHarness(api.credentials).fetchTestEvent();
 			expect(found.error).toBeUndefined();
 			expect(found.items).toEqual([customers[1]]);
-			expect(seen).toEqual([`${CUSTOMERS}?limit=1&offset=0`]);
+			expect(api.urls.map((url) => url.pathname + url.search)).toEqual([
+				`${CUSTOMERS}?limit=1&offset=0`,
+			]);
 
 			body = { content: { items: 'none' } };
-			const { error } = await new TriggerHarness(credentials).fetchTestEvent();
-			expect(error?.message).toBe(
-				'Read customers failed: the reply does not have the expected shape',
-			);
+			const { error } = await new TriggerHarness(api.credentials).fetchTestEvent();
+			expect(error?.message).toBe(failed(SOURCE.what, UNEXPECTED_SHAPE));
 			// Every error of the trigger's reads ends by saying the poll changed nothing.
-			expect(error?.description).toMatch(
-				/ The node understands the list shapes listed in its README\. Nothing was emitted or remembered; the next poll tries again\.$/,
-			);
+			expect(error?.description?.endsWith(` ${LIST_SHAPES_HELP} ${SOURCE.afterwards}`)).toBe(true);
 		} finally {
-			await new Promise((resolve) => api.close(resolve));
+			await api.close();
 		}
 	});
 
@@ -647,7 +632,7 @@ describe('the credential', () => {
 		const outcome = await trigger.activate();
 		expect(outcome.emits).toBe(0);
 		expect(outcome.error?.message).toBe(
-			'The Base URL in the Business CRM credential "ftp://127.0.0.1" does not start with http:// or https://. Enter the API address only, e.g. https://api.example.com',
+			(checkCredential({ ...trigger.credentials }) as CredentialProblem).problem,
 		);
 		expect(trigger.nodeStaticData()).toEqual({});
 		expect(takeRequests()).toEqual([]);
