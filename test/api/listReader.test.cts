@@ -7,11 +7,11 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { startSandbox, type Sandbox } from '../sandbox/server.cjs';
 import { runNode, listBusinesses } from '../helpers/harness.cjs';
-import { credentialsFor, requestsTo, useSandbox } from '../helpers/fixtures.cjs';
+import { credentialsFor, failed, requestsTo, useSandbox } from '../helpers/fixtures.cjs';
 import { TriggerHarness } from '../helpers/poll-harness.cjs';
-import { DEFAULT_PAGES_IN_PARALLEL } from '../../nodes/BusinessCrm/api/lists';
-import { startApi, json, stop } from '../helpers/scripted-api.cjs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DEFAULT_PAGES_IN_PARALLEL, SKIP_OR_REPEAT } from '../../nodes/BusinessCrm/api/lists';
+import { PAST_TOTAL } from '../../nodes/BusinessCrm/api/listReader';
+import { json, withApi, type Answer } from '../helpers/scripted-api.cjs';
 
 const CUSTOMERS = '/api/public/v1/customers';
 const BUSINESS_LIST = '/api/business/list/all';
@@ -26,6 +26,9 @@ const getCustomers = (options: INodeParameters = {}, items?: IDataObject[]) =>
 		items,
 	});
 
+/** The message of a read whose replies say more customers follow past their own total. */
+const pastTotal = (total: number) =>
+	failed('Get many customers', `${PAST_TOTAL} ${total} customers`);
 const ids = (items: Array<{ json: IDataObject }>) => items.map((item) => item.json.id);
 const offsets = () => requestsTo(sandbox, CUSTOMERS).map((request) => Number(request.query.offset));
 const ascending = (values: number[]) => [...values].sort((a, b) => a - b);
@@ -35,27 +38,41 @@ const pageOffsets = (count: number, step = 99, from = 0) =>
 
 describe('pages in flight, counted at the server', () => {
 	// 100 ms per page: long enough that every page asked for at once is still open when the
-	// last of them arrives, even on a busy machine.
-	it.each([1, 3, DEFAULT_PAGES_IN_PARALLEL])(
-		'Pages Read at Once %i: never more in flight, and that many are reached',
-		async (pages) => {
-			sandbox.seedCustomers(2_100);
-			sandbox.setFaults({ slow: { path: CUSTOMERS, delayMs: 100 } });
-			const { items, error } = await getCustomers({ pagesInParallel: pages });
-			expect(error).toBeUndefined();
-			expect(ids(items)).toEqual(sandbox.customers.map((c) => c.id));
-			expect(sandbox.maxInFlight).toBe(pages);
-			// max(1, ceil(2,099/99)) = 22 pages: 0, 99, …, 2,079.
-			expect(ascending(offsets())).toEqual(pageOffsets(22));
-		},
-	);
-
-	it('the default is used when the option is not set', async () => {
-		sandbox.seedCustomers(2_100);
+	// last of them arrives, even on a busy machine. Pages of 100 overlap by one customer: 2,100
+	// customers are max(1, ceil(2,099/99)) = 22 pages, 0, 99, …, 2,079.
+	it.each<[string, number | string | undefined, number, number, number]>([
+		['Pages Read at Once 1: never more in flight, and that many are reached', 1, 2_100, 1, 1],
+		['Pages Read at Once 3: never more in flight, and that many are reached', 3, 2_100, 1, 3],
+		[
+			`Pages Read at Once ${DEFAULT_PAGES_IN_PARALLEL}: never more in flight, and that many are reached`,
+			DEFAULT_PAGES_IN_PARALLEL,
+			2_100,
+			1,
+			DEFAULT_PAGES_IN_PARALLEL,
+		],
+		[
+			'the default is used when the option is not set',
+			undefined,
+			2_100,
+			1,
+			DEFAULT_PAGES_IN_PARALLEL,
+		],
+		['two input items share the run gate of 10 requests', 10, 2_100, 2, 10],
+		['takes a number given as text by an expression', '={{ "2" }}', 450, 1, 2],
+	])('%s', async (_title, pagesInParallel, customers, inputItems, inFlight) => {
+		sandbox.seedCustomers(customers);
 		sandbox.setFaults({ slow: { path: CUSTOMERS, delayMs: 100 } });
-		const { error } = await getCustomers();
+		const perItem = <T,>(values: T[]) => Array.from({ length: inputItems }, () => values).flat();
+		const { items, error } = await getCustomers(
+			pagesInParallel === undefined ? {} : { pagesInParallel },
+			perItem([{}]),
+		);
 		expect(error).toBeUndefined();
-		expect(sandbox.maxInFlight).toBe(DEFAULT_PAGES_IN_PARALLEL);
+		expect(ids(items)).toEqual(perItem(sandbox.customers.map((c) => c.id)));
+		expect(sandbox.maxInFlight).toBe(inFlight);
+		expect(ascending(offsets())).toEqual(
+			ascending(perItem(pageOffsets(Math.ceil((customers - 1) / 99)))),
+		);
 	});
 
 	it('1 is page after page: each request is sent after the one before was answered', async () => {
@@ -68,15 +85,6 @@ describe('pages in flight, counted at the server', () => {
 		expect(items).toHaveLength(500);
 		expect(offsets()).toEqual(pageOffsets(6));
 		expect(answeredBefore).toEqual([true, true, true, true, true, true]);
-	});
-
-	it('two input items share the run gate of 10 requests', async () => {
-		sandbox.seedCustomers(2_100);
-		sandbox.setFaults({ slow: { path: CUSTOMERS, delayMs: 100 } });
-		const { items, error } = await getCustomers({ pagesInParallel: 10 }, [{}, {}]);
-		expect(error).toBeUndefined();
-		expect(items).toHaveLength(4_200);
-		expect(sandbox.maxInFlight).toBe(10);
 	});
 });
 
@@ -165,9 +173,7 @@ describe('items in list order, each once', () => {
 			);
 		};
 		const { error } = await getCustomers({ pagesInParallel: 3 });
-		expect(error?.message).toBe(
-			'Get many customers failed: the API kept answering hasMore: true past its own total of 1000 customers',
-		);
+		expect(error?.message).toBe(pastTotal(1000));
 		// Pages 495 and 594 were already asked for when page 396's reply came (54 customers, so
 		// the next page begins with its last at 449); their replies are dropped. The rest is asked
 		// for one at a time: 449 brings only that customer again, a page of one that cannot
@@ -227,10 +233,13 @@ describe('offsets only grow (a reply for another offset is an error)', () => {
 		expect(items).toEqual([]);
 		const first = reported === 0 ? 99 : 0;
 		expect(error?.message).toBe(
-			`Get many customers failed: the API answered for offset ${reported} when offset ${first} was asked for`,
+			failed(
+				'Get many customers',
+				`the API answered for offset ${reported} when offset ${first} was asked for`,
+			),
 		);
 		expect((error as Error & { description?: string }).description).toBe(
-			'The read stopped rather than skip or repeat customers. This is an inconsistency in the API.',
+			`${SKIP_OR_REPEAT} customers. This is an inconsistency in the API.`,
 		);
 		const sent = offsets();
 		expect(sent.every((offset) => offset >= 0)).toBe(true);
@@ -251,9 +260,7 @@ describe('the runaway bound for any page size', () => {
 			sandbox.seedCustomers(300);
 			sandbox.setFaults({ pageSizeCap: pageSize, totalOverride: total, hasMoreForever: true });
 			const { error } = await getCustomers({ pagesInParallel: pages });
-			expect(error?.message).toBe(
-				`Get many customers failed: the API kept answering hasMore: true past its own total of ${total} customers`,
-			);
+			expect(error?.message).toBe(pastTotal(total));
 			// Pages overlap by one: the offset steps by page - 1 until it reaches the total.
 			expect(ascending(offsets())).toEqual(
 				pageOffsets(Math.ceil(total / (pageSize - 1)) + 1, pageSize - 1),
@@ -281,15 +288,6 @@ describe('Options › Pages Read at Once', () => {
 			`Pages Read at Once must be a whole number from 1 to 10, not ${JSON.stringify(value)}`,
 		);
 		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(0);
-	});
-
-	it('takes a number given as text by an expression', async () => {
-		sandbox.seedCustomers(450);
-		sandbox.setFaults({ slow: { path: CUSTOMERS, delayMs: 100 } });
-		const { items, error } = await getCustomers({ pagesInParallel: '={{ "2" }}' });
-		expect(error).toBeUndefined();
-		expect(items).toHaveLength(450);
-		expect(sandbox.maxInFlight).toBe(2);
 	});
 });
 
@@ -323,7 +321,7 @@ describe('a business list without pagination.limit', () => {
 		id: `biz_${String(index).padStart(3, '0')}`,
 		name: `Business ${index}`,
 	}));
-	const answer = (_request: IncomingMessage, url: URL, response: ServerResponse) => {
+	const answer: Answer = (_request, url, response) => {
 		const offset = Number(url.searchParams.get('offset') ?? 0);
 		const limit = Math.min(100, Number(url.searchParams.get('limit') ?? 20));
 		const page = businesses.slice(offset, offset + limit);
@@ -335,9 +333,8 @@ describe('a business list without pagination.limit', () => {
 		});
 	};
 
-	it('steps by the length of the first page less the business it repeats, so none is skipped (Get Many)', async () => {
-		const api = await startApi(answer);
-		try {
+	it('steps by the length of the first page less the business it repeats, so none is skipped (Get Many)', async () =>
+		await withApi(answer, async (api) => {
 			const { items, error } = await runNode({
 				parameters: getMany('business'),
 				credentials: api.credentials,
@@ -350,26 +347,19 @@ describe('a business list without pagination.limit', () => {
 				'?limit=100&offset=19',
 				'?limit=100&offset=118',
 			]);
-		} finally {
-			await stop(api.server);
-		}
-	});
+		}));
 
-	it('and the business list search reads past 100 businesses', async () => {
-		const api = await startApi(answer);
-		try {
+	it('and the business list search reads past 100 businesses', async () =>
+		await withApi(answer, async (api) => {
 			const { results } = await listBusinesses(api.credentials);
 			expect(results.map((result) => result.value)).toEqual(businesses.map((b) => b.id));
-		} finally {
-			await stop(api.server);
-		}
-	});
+		}));
 });
 
 describe('a list without a total is read to its end', () => {
 	it('1,500 customers in 16 pages that overlap by one, none of which says how many there are', async () => {
 		const customers = Array.from({ length: 1500 }, (_, index) => ({ id: `cust_${index}` }));
-		const api = await startApi((_request, url, response) => {
+		const answer: Answer = (_request, url, response) => {
 			const offset = Number(url.searchParams.get('offset'));
 			const limit = Number(url.searchParams.get('limit'));
 			json(response, 200, {
@@ -378,8 +368,8 @@ describe('a list without a total is read to its end', () => {
 					pagination: { limit, offset, hasMore: offset + limit < customers.length },
 				},
 			});
-		});
-		try {
+		};
+		await withApi(answer, async (api) => {
 			const { items, error } = await runNode({
 				parameters: getMany('customer'),
 				credentials: api.credentials,
@@ -390,8 +380,6 @@ describe('a list without a total is read to its end', () => {
 			expect(api.urls.map((url) => Number(url.searchParams.get('offset')))).toEqual(
 				Array.from({ length: 16 }, (_, index) => index * 99),
 			);
-		} finally {
-			await stop(api.server);
-		}
+		});
 	});
 });

@@ -5,30 +5,31 @@
  * Fail reads again; a list that moves under a read never makes Skip Existing create a customer
  * that was there throughout, nor Find miss one. Real HTTP to servers on 127.0.0.1.
  */
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import type { INodeParameters } from 'n8n-workflow';
-import { POLL_DEADLINE_MS } from '../../nodes/BusinessCrmTrigger/BusinessCrmTrigger.node';
-import { startSandbox, type Sandbox } from '../sandbox/server.cjs';
+import {
+	POLL_DEADLINE_MS,
+	POLL_TOO_SLOW,
+} from '../../nodes/BusinessCrmTrigger/BusinessCrmTrigger.node';
+import {
+	checkCredential,
+	NO_DOMAINS_LISTED,
+	type CredentialProblem,
+} from '../../nodes/BusinessCrm/credential/credential';
+import { KEPT_MOVING } from '../../nodes/BusinessCrm/api/listReader';
+import { BAD_PROXY, PROXY_HELP } from '../../nodes/BusinessCrm/api/requestSettings';
+import type { Sandbox } from '../sandbox/server.cjs';
 import { listBusinesses, runNode, type CrmCredentials } from '../helpers/harness.cjs';
-import { byId, credentialsFor, requestsTo } from '../helpers/fixtures.cjs';
+import { byId, credentialsFor, failed, requestsTo, useSandbox } from '../helpers/fixtures.cjs';
 import { TriggerHarness } from '../helpers/poll-harness.cjs';
 import { clock, fastClock } from '../helpers/clock.cjs';
+import { json, never, pathsOf, withApi, type Answer } from '../helpers/scripted-api.cjs';
 
 const CUSTOMERS = '/api/public/v1/customers';
 const CREATE = '/api/business/crm/customer/add';
 
 let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox({ businesses: 2, customers: 150 });
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => {
-	sandbox.seedCustomers(150);
-	sandbox.resetFaults();
-	sandbox.onRequest = undefined;
-	sandbox.clearLog();
-});
+useSandbox({ businesses: 2, customers: 150 }, { customers: 150 }, (started) => (sandbox = started));
 
 const getManyOfBusiness = (id: string, extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'customer',
@@ -61,9 +62,10 @@ describe("the credential's Allowed Domains are obeyed on every road, before anyt
 		allowedHttpRequestDomains: 'domains',
 		allowedDomains,
 	});
-	const refusal = `The Base URL's host 127.0.0.1 is not among the Allowed Domains of the Business CRM credential (api.example.com, *.example.org), so the node sends nothing`;
-	const fix =
-		'Open the credential and add 127.0.0.1 to Allowed Domains, or set Allowed HTTP Request Domains to All.';
+	/** The node's own refusal of a credential whose Allowed Domains leave out the sandbox. */
+	const refusalOf = (allowedDomains: string) =>
+		checkCredential({ ...restricted(allowedDomains) }) as CredentialProblem;
+	const ALLOWED = 'api.example.com, *.example.org';
 	const roads: Array<[string, () => INodeParameters]> = [
 		[
 			'Business › Get',
@@ -89,19 +91,17 @@ describe("the credential's Allowed Domains are obeyed on every road, before anyt
 		'%s: refused with what to change, and the API sees no request',
 		async (_road, parameters) => {
 			const { error } = await runNode({
-				credentials: restricted('api.example.com, *.example.org'),
+				credentials: restricted(ALLOWED),
 				parameters: parameters(),
 			});
-			expect(error?.message).toBe(refusal);
-			expect((error as Error & { description?: string }).description).toBe(fix);
+			expect(error?.message).toBe(refusalOf(ALLOWED).problem);
+			expect((error as Error & { description?: string }).description).toBe(refusalOf(ALLOWED).fix);
 			expect(sandbox.requests).toEqual([]);
 		},
 	);
 
 	it('the business list search: refused, and the API sees no request', async () => {
-		await expect(listBusinesses(restricted('api.example.com, *.example.org'))).rejects.toThrow(
-			refusal,
-		);
+		await expect(listBusinesses(restricted(ALLOWED))).rejects.toThrow(refusalOf(ALLOWED).problem);
 		expect(sandbox.requests).toEqual([]);
 	});
 
@@ -114,9 +114,9 @@ describe("the credential's Allowed Domains are obeyed on every road, before anyt
 			const options = JSON.parse(
 				JSON.stringify(parameters).replace('BIZ', sandbox.businesses[0].id),
 			) as INodeParameters;
-			const trigger = new TriggerHarness(restricted('api.example.com, *.example.org'), options);
+			const trigger = new TriggerHarness(restricted(ALLOWED), options);
 			const outcome = await trigger.activate();
-			expect(outcome.error?.message).toBe(refusal);
+			expect(outcome.error?.message).toBe(refusalOf(ALLOWED).problem);
 			expect(trigger.nodeStaticData()).toEqual({});
 			expect(sandbox.requests).toEqual([]);
 		},
@@ -127,15 +127,11 @@ describe("the credential's Allowed Domains are obeyed on every road, before anyt
 		// On the operations' road n8n 2.41's RoutingNode refuses first, in its own words.
 		const { error } = await runNode({ credentials, parameters: findByEmail('a@example.com') });
 		expect(error?.message).toMatch(
-			/^(No allowed domains specified|The Business CRM credential allows Specific Domains but lists none)/,
+			new RegExp(`^(No allowed domains specified|${NO_DOMAINS_LISTED}$)`),
 		);
 		const trigger = new TriggerHarness(credentials);
-		expect((await trigger.activate()).error?.message).toBe(
-			'The Business CRM credential allows Specific Domains but lists none, so the node sends nothing',
-		);
-		await expect(listBusinesses(credentials)).rejects.toThrow(
-			'The Business CRM credential allows Specific Domains but lists none, so the node sends nothing',
-		);
+		expect((await trigger.activate()).error?.message).toBe(NO_DOMAINS_LISTED);
+		await expect(listBusinesses(credentials)).rejects.toThrow(NO_DOMAINS_LISTED);
 		expect(sandbox.requests).toEqual([]);
 	});
 
@@ -156,7 +152,7 @@ describe("the credential's Allowed Domains are obeyed on every road, before anyt
 			credentials: restricted('27.0.0.1'),
 			parameters: findByEmail('nobody@example.com'),
 		});
-		expect(error?.message).toMatch(/^The Base URL's host 127\.0\.0\.1 is not among/);
+		expect(error?.message).toBe(refusalOf('27.0.0.1').problem);
 		expect(sandbox.requests).toEqual([]);
 	});
 
@@ -171,7 +167,7 @@ describe("the credential's Allowed Domains are obeyed on every road, before anyt
 			credentials: { ...restricted('*.127.0.0.1'), baseUrl: sandbox.url },
 			parameters: findByEmail('nobody@example.com'),
 		});
-		expect(error?.message).toMatch(/^The Base URL's host 127\.0\.0\.1 is not among/);
+		expect(error?.message).toBe(refusalOf('*.127.0.0.1').problem);
 		expect(sandbox.requests).toEqual([]);
 	});
 
@@ -190,36 +186,8 @@ describe("the credential's Allowed Domains are obeyed on every road, before anyt
  */
 const HANG_BOUND_MS = 10_000;
 
-/** A server that accepts every request and then answers as `answer` says (or never). */
-async function startStubbornApi(
-	answer: (response: ServerResponse, path: string, query: URLSearchParams) => void,
-) {
-	const sockets = new Set<Socket>();
-	const seen: string[] = [];
-	const server: Server = createServer((request, response) => {
-		seen.push(request.url ?? '');
-		const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-		answer(response, url.pathname, url.searchParams);
-	});
-	server.on('connection', (socket) => {
-		sockets.add(socket);
-		socket.on('close', () => sockets.delete(socket));
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	return {
-		url,
-		seen,
-		credentials: { ...credentialsFor(sandbox), baseUrl: url },
-		close: async () => {
-			for (const socket of sockets) socket.destroy();
-			await new Promise((resolve) => server.close(resolve));
-		},
-	};
-}
-
 /** Headers and the start of a JSON body at once, then one space every 50 ms, never the end. */
-function trickle(response: ServerResponse): void {
+const trickle: Answer = (_request, _url, response: ServerResponse) => {
 	response.writeHead(200, { 'content-type': 'application/json' });
 	response.write('{"content":');
 	const drip = setInterval(() => {
@@ -227,37 +195,49 @@ function trickle(response: ServerResponse): void {
 		else response.write(' ');
 	}, 50);
 	response.on('close', () => clearInterval(drip));
+};
+
+/** The customers `served()` gives, as a paged list; `held()`, when it gives one, answers instead. */
+function customerList(served: () => object[], held: () => Answer | undefined): Answer {
+	return (request, url, response) => {
+		const hold = held();
+		if (hold) return hold(request, url, response);
+		const offset = Number(url.searchParams.get('offset') ?? 0);
+		const limit = Number(url.searchParams.get('limit') ?? 100);
+		const all = served();
+		json(response, 200, {
+			content: {
+				customers: all.slice(offset, offset + limit),
+				pagination: { total: all.length, limit, offset, hasMore: offset + limit < all.length },
+			},
+		});
+	};
 }
 
 describe('a request that never answers, or trickles its reply, ends at its deadline on every road', () => {
 	it.each([
-		['never answers', () => undefined],
+		['never answers', never],
 		['trickles its reply', trickle],
 	])(
 		'the business check of Filters › Business, whose API %s, ends at Request Options › Timeout',
-		async (_title, answer) => {
-			const api = await startStubbornApi((response) => answer(response));
-			try {
+		async (_title, answer) =>
+			await withApi(answer, async (api) => {
 				const started = Date.now();
 				const { error } = await runNode({
 					credentials: api.credentials,
 					parameters: getManyOfBusiness('biz_1', { requestOptions: { timeout: 500 } }),
 				});
 				expect(Date.now() - started).toBeLessThan(4_000);
-				expect(error?.message).toBe('Check the business failed: no answer within 0.5 s');
-				expect(api.seen).toEqual(['/api/business/biz_1']);
-			} finally {
-				await api.close();
-			}
-		},
+				expect(error?.message).toBe(failed('Check the business', 'no answer within 0.5 s'));
+				expect(pathsOf(api)).toEqual(['/api/business/biz_1']);
+			}),
 		HANG_BOUND_MS,
 	);
 
 	it(
 		'a trickled list page of Get Many ends at Request Options › Timeout, not at the idle timeout',
-		async () => {
-			const api = await startStubbornApi((response) => trickle(response));
-			try {
+		async () =>
+			await withApi(trickle, async (api) => {
 				const started = Date.now();
 				const { error } = await runNode({
 					credentials: api.credentials,
@@ -269,105 +249,87 @@ describe('a request that never answers, or trickles its reply, ends at its deadl
 					},
 				});
 				expect(Date.now() - started).toBeLessThan(5_000);
-				expect(error?.message).toBe('Get many customers failed: no answer within 1 s');
-			} finally {
-				await api.close();
-			}
-		},
+				expect(error?.message).toBe(failed('Get many customers', 'no answer within 1 s'));
+			}),
 		HANG_BOUND_MS,
 	);
 
 	it(
 		'the business list search, whose API never answers, ends at its 30 s deadline (on a clock 100 times faster)',
-		async () => {
-			const api = await startStubbornApi(() => undefined);
-			const { restore } = fastClock(100);
-			try {
-				await expect(listBusinesses(api.credentials)).rejects.toThrow(
-					'List businesses failed: no answer within 30 s',
-				);
-			} finally {
-				restore();
-				await api.close();
-			}
-		},
-		HANG_BOUND_MS,
-	);
-
-	it(
-		'a trickled poll ends at its 60 s deadline with an error, and the next poll runs and emits (on a clock 100 times faster)',
-		async () => {
-			let stuck = false;
-			let served = sandbox.customers.slice(0, 3);
-			const api = await startStubbornApi((response, path, query) => {
-				if (path === CUSTOMERS && stuck) return trickle(response);
-				const offset = Number(query.get('offset') ?? 0);
-				const limit = Number(query.get('limit') ?? 100);
-				const customers = served.slice(offset, offset + limit);
-				const hasMore = offset + limit < served.length;
-				const pagination = { total: served.length, limit, offset, hasMore };
-				response.writeHead(200, { 'content-type': 'application/json' });
-				response.end(JSON.stringify({ content: { customers, pagination } }));
-			});
-			const { restore } = fastClock(100);
-			try {
-				const trigger = new TriggerHarness(api.credentials);
-				expect((await trigger.activate()).error).toBeUndefined();
-				stuck = true;
-				const hung = await trigger.poll();
-				expect(hung.error?.message).toBe('Read customers failed: no answer within 60 s');
-				stuck = false;
-				served = sandbox.customers.slice(0, 4);
-				const next = await trigger.poll();
-				expect(next.error).toBeUndefined();
-				expect(next.items).toEqual([sandbox.customers[3]]);
-			} finally {
-				restore();
-				await api.close();
-			}
-		},
+		async () =>
+			await withApi(never, async (api) => {
+				const { restore } = fastClock(100);
+				try {
+					await expect(listBusinesses(api.credentials)).rejects.toThrow(
+						failed('List businesses', 'no answer within 30 s'),
+					);
+				} finally {
+					restore();
+				}
+			}),
 		HANG_BOUND_MS,
 	);
 });
 
 describe('a poll always ends, and the next one runs', () => {
-	it(
-		'a poll still reading at its deadline fails with an error, remembers nothing, and the next poll emits',
-		async () => {
-			let hang = false;
+	/** Makes the poll's own deadline come after 200 ms; the request's 60 s would not end a poll. */
+	const earlyPollDeadline = () => {
+		const real = clock.sleep;
+		clock.sleep = async (ms, signal) => await real(ms === POLL_DEADLINE_MS ? 200 : ms, signal);
+		return () => {
+			clock.sleep = real;
+		};
+	};
+
+	it.each<[string, Answer, () => () => void, string, string | undefined]>([
+		[
+			'a trickled poll ends at its 60 s deadline with an error (on a clock 100 times faster)',
+			trickle,
+			() => fastClock(100).restore,
+			failed('Read customers', 'no answer within 60 s'),
+			undefined,
+		],
+		[
+			'a poll still reading at its deadline fails with an error',
+			never,
+			earlyPollDeadline,
+			failed(
+				'Read customers',
+				`the poll did not finish within ${POLL_DEADLINE_MS / 60_000} minutes`,
+			),
+			POLL_TOO_SLOW,
+		],
+	])(
+		'%s, remembers nothing, and the next poll runs and emits',
+		async (_title, held, speedUp, message, description) => {
+			let holding = false;
 			const served = sandbox.customers.slice(0, 3);
-			const api = await startStubbornApi((response, _path, query) => {
-				if (hang) return;
-				const offset = Number(query.get('offset') ?? 0);
-				const pagination = { total: served.length, limit: 100, offset, hasMore: false };
-				response.writeHead(200, { 'content-type': 'application/json' });
-				response.end(JSON.stringify({ content: { customers: served.slice(offset), pagination } }));
+			const answer = customerList(
+				() => served,
+				() => (holding ? held : undefined),
+			);
+			await withApi(answer, async (api) => {
+				const restore = speedUp();
+				try {
+					const trigger = new TriggerHarness(api.credentials);
+					expect((await trigger.activate()).error).toBeUndefined();
+					const remembered = JSON.stringify(trigger.nodeStaticData());
+					holding = true;
+					const hung = await trigger.poll();
+					expect(hung.error?.message).toBe(message);
+					if (description !== undefined) {
+						expect((hung.error as { description?: string }).description).toBe(description);
+					}
+					expect(JSON.stringify(trigger.nodeStaticData())).toBe(remembered);
+					holding = false;
+					served.push(sandbox.customers[3]);
+					const next = await trigger.poll();
+					expect(next.error).toBeUndefined();
+					expect(next.items).toEqual([sandbox.customers[3]]);
+				} finally {
+					restore();
+				}
 			});
-			// Only the poll's own deadline comes early: the request's 60 s would not end this poll.
-			const real = clock.sleep;
-			clock.sleep = async (ms, signal) => await real(ms === POLL_DEADLINE_MS ? 200 : ms, signal);
-			try {
-				const trigger = new TriggerHarness(api.credentials);
-				expect((await trigger.activate()).error).toBeUndefined();
-				const remembered = JSON.stringify(trigger.nodeStaticData());
-				hang = true;
-				const hung = await trigger.poll();
-				expect(hung.error?.message).toBe(
-					'Read customers failed: the poll did not finish within 10 minutes',
-				);
-				expect((hung.error as { description?: string }).description).toBe(
-					'The Business CRM API answered too slowly to read the list in that time. Nothing was emitted or remembered; the next poll tries again.',
-				);
-				expect(JSON.stringify(trigger.nodeStaticData())).toBe(remembered);
-				hang = false;
-				served.push(sandbox.customers[3]);
-				const next = await trigger.poll();
-				expect(next.error).toBeUndefined();
-				expect(next.items).toEqual([sandbox.customers[3]]);
-			} finally {
-				clock.sleep = real;
-				await api.close();
-			}
 		},
 		HANG_BOUND_MS,
 	);
@@ -472,7 +434,7 @@ describe('a list that moves under a read never makes Skip Existing create a cust
 			},
 		});
 		expect(error?.message).toBe(
-			'Read the customer list failed: the list changed while it was read, 3 times in a row',
+			failed('Read the customer list', `${KEPT_MOVING}, 3 times in a row`),
 		);
 		expect(deleted).toBe(3);
 		expect(requestsTo(sandbox, CREATE)).toEqual([]);
@@ -523,8 +485,6 @@ describe("pages read at once leave n8n's log clean", () => {
 });
 
 describe("the item's Request Options reach the request, and a bad one is refused before anything is sent", () => {
-	const PROXY_HELP =
-		"Enter the proxy under Request Options › Proxy on the node's Settings tab as http://host:port (with user:password@ before the host if it needs them), or remove it.";
 	const getBusinesses = (requestOptions: INodeParameters) => ({
 		resource: 'business',
 		operation: 'getAll',
@@ -537,7 +497,7 @@ describe("the item's Request Options reach the request, and a bad one is refused
 			credentials: credentialsFor(sandbox),
 			parameters: getBusinesses({ proxy: 'http://:8080' }),
 		});
-		expect(error?.message).toBe('The proxy is not valid');
+		expect(error?.message).toBe(BAD_PROXY);
 		expect(error?.description).toBe(PROXY_HELP);
 		expect(sandbox.requests).toEqual([]);
 	});

@@ -1,9 +1,17 @@
+/** Where the node finds the list or the record in a reply, and how it names a reply it cannot read (api/replyShapes.ts). */
 import {
 	extractList,
 	extractRecord,
 	recordId,
 	type ListPage,
 } from '../../nodes/BusinessCrm/api/replyShapes';
+import {
+	REPLY_OF_UNEXPECTED_SHAPE,
+	REPLY_SHAPES_HELP,
+} from '../../nodes/BusinessCrm/resources/operation';
+import { runNode } from '../helpers/harness.cjs';
+import { byId } from '../helpers/fixtures.cjs';
+import { always, withApi } from '../helpers/scripted-api.cjs';
 
 /** The page of a reply that must be understood. */
 function page(body: unknown): ListPage {
@@ -106,6 +114,21 @@ describe('single-record replies', () => {
 			'Expected a JSON object but the reply was an array.',
 		);
 	});
+
+	it('a JSON list where Business Get expects one business fails the item, naming the shape', async () =>
+		await withApi(always(200, '[{"id":"biz_1"}]'), async (api) => {
+			const { items, error } = await runNode({
+				parameters: { resource: 'business', operation: 'get', businessId: byId('biz_1') },
+				credentials: api.credentials,
+			});
+			expect(items).toEqual([]);
+			expect(error?.name).toBe('NodeApiError');
+			expect(error?.message).toBe(REPLY_OF_UNEXPECTED_SHAPE);
+			expect(error?.description).toBe(
+				`Expected a JSON object but the reply was an array. ${REPLY_SHAPES_HELP}`,
+			);
+			expect(error?.context.itemIndex).toBe(0);
+		}));
 });
 
 describe('record identifiers', () => {

@@ -3,13 +3,8 @@
  * connections, unusable replies and pagination that would never end. Each test asserts the
  * requests the sandbox saw (method, path, offsets, statuses) and the exact error the user gets.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer as createHttpServer, STATUS_CODES } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { STATUS_CODES } from 'node:http';
+import { dirname } from 'node:path';
 import { sleep, type INodeParameters } from 'n8n-workflow';
 import {
 	startSandbox,
@@ -18,9 +13,53 @@ import {
 	type SandboxCustomer,
 } from '../sandbox/server.cjs';
 import { runNode, type CrmCredentials, type RunResult } from '../helpers/harness.cjs';
-import { byId, closedPort, credentialsFor, requestsTo } from '../helpers/fixtures.cjs';
+import {
+	answered,
+	byId,
+	closedPort,
+	credentialsFor,
+	failed,
+	requestsTo,
+} from '../helpers/fixtures.cjs';
 import { clock, useFastClock } from '../helpers/clock.cjs';
-import { KEY_HELP } from '../../nodes/BusinessCrm/errors/errors';
+import {
+	always,
+	json,
+	selfSignedCertificate,
+	startApi,
+	withApi,
+	type ScriptedApi,
+} from '../helpers/scripted-api.cjs';
+import { SERVER_ERROR_HINT, STATUS_HINTS } from '../../nodes/BusinessCrm/errors/errors';
+import {
+	CERTIFICATE_HELP,
+	CERTIFICATE_REFUSED,
+	DROPPED,
+	DROPPED_HELP,
+	REFUSED,
+	REFUSED_HELP,
+	SSRF_HELP,
+	TIMEOUT_HELP,
+	UNRESOLVED,
+	UNRESOLVED_HELP,
+} from '../../nodes/BusinessCrm/api/failures';
+import {
+	NO_WAIT_SAID,
+	OR_BATCHING,
+	RATE_LIMIT_HIT,
+	UNDER_OPTIONS,
+} from '../../nodes/BusinessCrm/api/rateLimit';
+import {
+	EMPTY_REPLY,
+	EXPECTED_JSON,
+	NOT_A_WEBSITE,
+	NOT_JSON_REPLY,
+} from '../../nodes/BusinessCrm/api/reply';
+import { NOTHING_NEW, PAST_TOTAL } from '../../nodes/BusinessCrm/api/listReader';
+import {
+	checkCredential,
+	type CredentialProblem,
+} from '../../nodes/BusinessCrm/credential/credential';
 import {
 	MAYBE_CREATED,
 	PROBABLY_CREATED,
@@ -30,24 +69,24 @@ const CUSTOMERS = '/api/public/v1/customers';
 const ADD = '/api/business/crm/customer/add';
 const BUSINESS_LIST = '/api/business/list/all';
 
-const SERVER_ERROR_HINT = 'The API had a server error.';
-const TIMEOUT_HINT =
-	"The Business CRM API did not answer in time. Try again later, or raise the timeout on this node's Settings tab (Request Options › Timeout).";
-const DROPPED_HINT = 'The API or a proxy dropped the connection. Try again later.';
-const REFUSED_HINT =
-	'Nothing answers at the Base URL of the Business CRM credential. Check the address and port, and that the API is up.';
-/** The advice names the one limit that stopped the retries. */
-const RAISE_LIMITS = (raise = 'Raise Max Retries') =>
-	`${raise} under Options on the Parameters tab, or space the input items out on the node's Settings tab (Request Options › Batching).`;
-/** Batching spaces out input items, not the pages of one Get Many, so it is not offered there. */
-const RAISE_LIMITS_FOR_PAGES = 'Raise Max Retries under Options on the Parameters tab.';
 /** A credential the sandbox does not know. */
 const UNKNOWN_CREDENTIAL = ['revoked', 'credential', '0001'].join('-');
+/** The start of the sandbox's sign-in page, as a message quotes it. */
 const FAULT_HTML_START =
 	'<!DOCTYPE html> <html><head><title>Sign in</title></head><body><h1>Please sign in</h1><p>This page is serv'.slice(
 		0,
 		80,
 	);
+const NOT_JSON_HELP = `Expected JSON but got content type text/html; charset=utf-8, starting "${FAULT_HTML_START}". ${NOT_A_WEBSITE}`;
+const RATE_LIMITED = '"Too Many Requests: Rate limit exceeded"';
+
+/**
+ * What a 429 that outlasted the retries says: the wait asked for, what was spent, and the one
+ * limit to raise. Batching spaces out input items, not the pages of one Get Many, so it is not
+ * offered for a page.
+ */
+const gaveUp = (asked: string, spent: string, raise = 'Raise Max Retries', page = false) =>
+	`${RATE_LIMIT_HIT} ${asked}. Gave up after ${spent}. ${raise} ${UNDER_OPTIONS}${page ? '.' : `, ${OR_BATCHING}`}`;
 
 /**
  * The json of a Continue On Fail error item: the message, then the advice, under `error` alone
@@ -58,73 +97,6 @@ const errorJson = (message: string, description: string) => ({
 });
 
 type NodeError = NonNullable<RunResult['error']> & { httpCode?: string | null };
-
-/** A server that answers every request with one fixed reply. */
-async function answeringServer(
-	status: number,
-	/** undefined sends no content-type header. */
-	type: string | undefined,
-	body: string,
-): Promise<{ url: string; close: () => Promise<void> }> {
-	const server = createHttpServer((_req, res) => {
-		res.writeHead(status, type === undefined ? {} : { 'content-type': type });
-		res.end(body);
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
-	};
-}
-
-/**
- * An HTTPS server on 127.0.0.1 with a self-signed certificate made by the machine's openssl for
- * this run; it answers Business Get and counts the requests it gets.
- */
-async function selfSignedServer(): Promise<{
-	url: string;
-	requests: number;
-	close: () => Promise<void>;
-}> {
-	const folder = mkdtempSync(join(tmpdir(), 'crm-tls-'));
-	execFileSync(
-		'openssl',
-		[
-			'req',
-			'-x509',
-			'-newkey',
-			'ec',
-			'-pkeyopt',
-			'ec_paramgen_curve:prime256v1',
-			'-nodes',
-			'-keyout',
-			join(folder, 'key.pem'),
-			'-out',
-			join(folder, 'cert.pem'),
-			'-days',
-			'1',
-			'-subj',
-			'/CN=127.0.0.1',
-			'-addext',
-			'subjectAltName=IP:127.0.0.1',
-		],
-		{ stdio: 'ignore' },
-	);
-	const state = { url: '', requests: 0, close: async () => {} };
-	const server = createHttpsServer(
-		{ key: readFileSync(join(folder, 'key.pem')), cert: readFileSync(join(folder, 'cert.pem')) },
-		(_req, res) => {
-			state.requests++;
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end(JSON.stringify({ content: { business: { id: 'biz_1', name: 'TLS Bakery' } } }));
-		},
-	);
-	rmSync(folder, { recursive: true });
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	state.url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	state.close = async () => await new Promise<void>((resolve) => server.close(() => resolve()));
-	return state;
-}
 
 // n8n-core's own copy of @n8n/di (the top-level one is another version, with another container).
 const { Container } = jest.requireActual<typeof import('@n8n/di')>(
@@ -199,8 +171,11 @@ describe('Resilience', () => {
 			onError: options.onError,
 		});
 
-	const getBusiness = (extra: INodeParameters = {}, id = sandbox.businesses[0].id) =>
-		run({ resource: 'business', operation: 'get', businessId: byId(id), ...extra });
+	const getBusiness = (
+		extra: INodeParameters = {},
+		id = sandbox.businesses[0].id,
+		baseUrl?: string,
+	) => run({ resource: 'business', operation: 'get', businessId: byId(id), ...extra }, { baseUrl });
 	const getCustomers = (extra: INodeParameters = {}) =>
 		run({ resource: 'customer', operation: 'getAll', returnAll: true, ...extra });
 	const createCustomer = (extra: INodeParameters = {}, baseUrl?: string) =>
@@ -248,10 +223,35 @@ describe('Resilience', () => {
 
 	describe('429: waits as the API asks, within Max Retries and Max Total Wait', () => {
 		const time = useFastClock(20);
-		it('waits the retryAfter of the body (seconds, here 0.2) before each retry', async () => {
-			// Bounded from above: at 20 times, 45 ms of a busy machine's delay would pass the bound.
+		// Bounded from above: at 20 times, 45 ms of a busy machine's delay would pass the bound.
+		it.each<[string, NonNullable<Faults['rateLimitBurst']>, Array<[number, number]>]>([
+			[
+				'waits the retryAfter of the body (seconds, here 0.2) before each retry, not the backoff',
+				{ retryAfter: 0.2 },
+				[
+					[190, 900],
+					[190, 900],
+				],
+			],
+			[
+				'waits the Retry-After header when the body has no retryAfter: 1 s both times',
+				{ retryAfter: 1, retryAfterHeader: true, omitRetryAfter: true },
+				[
+					[990, Infinity],
+					[990, 1900],
+				],
+			],
+			[
+				'backs off 1 s, then 2 s when the reply says nothing about waiting',
+				{ omitRetryAfter: true },
+				[
+					[990, 1900],
+					[1990, 2900],
+				],
+			],
+		])('%s', async (_title, burst, bounds) => {
 			time.only(4);
-			sandbox.setFaults({ rateLimitBurst: { count: 2, retryAfter: 0.2 } });
+			sandbox.setFaults({ rateLimitBurst: { count: 2, ...burst } });
 			const { items, error } = await getBusiness();
 			expect(error).toBeUndefined();
 			expect(items).toEqual([{ json: sandbox.businesses[0], pairedItem: { item: 0 } }]);
@@ -260,99 +260,87 @@ describe('Resilience', () => {
 				['GET', businessPath(), 429],
 				['GET', businessPath(), 200],
 			]);
-			// 0.2 s each: not the 1 s, 2 s of the fallback backoff.
-			expect(gaps(businessPath())).toHaveLength(2);
-			for (const gap of gaps(businessPath())) {
-				expect(gap).toBeGreaterThanOrEqual(190);
-				expect(gap).toBeLessThan(900);
-			}
-		});
-
-		it('waits the Retry-After header when the body has no retryAfter', async () => {
-			// Bounded from above: at 20 times, 45 ms of a busy machine's delay would pass the bound.
-			time.only(4);
-			sandbox.setFaults({
-				rateLimitBurst: { count: 2, retryAfter: 1, retryAfterHeader: true, omitRetryAfter: true },
-			});
-			const { error } = await getBusiness();
-			expect(error).toBeUndefined();
-			expect(seen().map(([, , status]) => status)).toEqual([429, 429, 200]);
-			// 1 s both times; the backoff would have waited 2 s the second time.
-			const [first, second] = gaps(businessPath());
-			expect(first).toBeGreaterThanOrEqual(990);
-			expect(second).toBeGreaterThanOrEqual(990);
-			expect(second).toBeLessThan(1900);
-		});
-
-		it('backs off 1 s, then 2 s when the reply says nothing about waiting', async () => {
-			// Bounded from above: at 20 times, 45 ms of a busy machine's delay would pass the bound.
-			time.only(4);
-			sandbox.setFaults({ rateLimitBurst: { count: 2, omitRetryAfter: true } });
-			const { error } = await getBusiness();
-			expect(error).toBeUndefined();
-			expect(seen().map(([, , status]) => status)).toEqual([429, 429, 200]);
-			const [first, second] = gaps(businessPath());
-			expect(first).toBeGreaterThanOrEqual(990);
-			expect(first).toBeLessThan(1900);
-			expect(second).toBeGreaterThanOrEqual(1990);
-			expect(second).toBeLessThan(2900);
-		});
-
-		it('gives up after Max Retries with the API words and the wait it asked for', async () => {
-			sandbox.setFaults({ rateLimitBurst: { retryAfter: 1 } });
-			const { items, error } = await getBusiness({ options: { maxRetries: 1 } });
-			expect(items).toEqual([]);
-			expect(seen()).toEqual([
-				['GET', businessPath(), 429],
-				['GET', businessPath(), 429],
-			]);
-			expectNodeApiError(error, {
-				message:
-					'Get business failed: the Business CRM API answered 429 "Too Many Requests: Rate limit exceeded"',
-				description: `The API rate limit was hit and it asked to wait 1 s. Gave up after 1 retry and 1 s of waiting (limits: 1 retry, 120 s). ${RAISE_LIMITS()}`,
-				httpCode: '429',
+			const waited = gaps(businessPath());
+			expect(waited).toHaveLength(2);
+			waited.forEach((gap, index) => {
+				expect(gap).toBeGreaterThanOrEqual(bounds[index][0]);
+				expect(gap).toBeLessThan(bounds[index][1]);
 			});
 		});
 
-		it('gives up when the next wait would pass Max Total Wait', async () => {
-			sandbox.setFaults({ rateLimitBurst: { retryAfter: 1 } });
-			const { error } = await getBusiness({ options: { maxRetries: 5, maxRetryWait: 2 } });
-			expect(seen().map(([, , status]) => status)).toEqual([429, 429, 429]);
-			expectNodeApiError(error, {
-				message:
-					'Get business failed: the Business CRM API answered 429 "Too Many Requests: Rate limit exceeded"',
-				description: `The API rate limit was hit and it asked to wait 1 s. Gave up after 2 retries and 2 s of waiting (limits: 5 retries, 2 s). ${RAISE_LIMITS('Raise Max Total Wait to at least 3 s')}`,
-				httpCode: '429',
-			});
-		});
-
-		it('does not wait at all when the API asks for more than Max Total Wait (header only)', async () => {
-			sandbox.setFaults({
-				rateLimitBurst: { retryAfter: 30, retryAfterHeader: true, omitRetryAfter: true },
-			});
+		it.each<[string, NonNullable<Faults['rateLimitBurst']>, INodeParameters, number, string]>([
+			[
+				'gives up after Max Retries with the API words and the wait it asked for',
+				{ retryAfter: 1 },
+				{ maxRetries: 1 },
+				2,
+				gaveUp('it asked to wait 1 s', '1 retry and 1 s of waiting (limits: 1 retry, 120 s)'),
+			],
+			[
+				'gives up when the next wait would pass Max Total Wait',
+				{ retryAfter: 1 },
+				{ maxRetries: 5, maxRetryWait: 2 },
+				3,
+				gaveUp(
+					'it asked to wait 1 s',
+					'2 retries and 2 s of waiting (limits: 5 retries, 2 s)',
+					'Raise Max Total Wait to at least 3 s',
+				),
+			],
+			[
+				'does not wait at all when the API asks for more than Max Total Wait (header only)',
+				{ retryAfter: 30, retryAfterHeader: true, omitRetryAfter: true },
+				{ maxRetryWait: 10 },
+				1,
+				gaveUp(
+					'it asked to wait 30 s',
+					'0 retries and 0 s of waiting (limits: 5 retries, 10 s)',
+					'Raise Max Total Wait to at least 30 s',
+				),
+			],
+			[
+				'sends once with Max Retries 0, and says when the API did not say how long to wait',
+				{ omitRetryAfter: true },
+				{ maxRetries: 0 },
+				1,
+				gaveUp(NO_WAIT_SAID, '0 retries and 0 s of waiting (limits: 0 retries, 120 s)'),
+			],
+		])('%s', async (_title, burst, options, sent, description) => {
+			sandbox.setFaults({ rateLimitBurst: burst });
 			const started = Date.now();
-			const { error } = await getBusiness({ options: { maxRetryWait: 10 } });
+			const { items, error } = await getBusiness({ options });
 			expect(Date.now() - started).toBeLessThan(2000);
-			expect(seen()).toEqual([['GET', businessPath(), 429]]);
+			expect(items).toEqual([]);
+			expect(seen()).toEqual(Array.from({ length: sent }, () => ['GET', businessPath(), 429]));
 			expectNodeApiError(error, {
-				message:
-					'Get business failed: the Business CRM API answered 429 "Too Many Requests: Rate limit exceeded"',
-				description: `The API rate limit was hit and it asked to wait 30 s. Gave up after 0 retries and 0 s of waiting (limits: 5 retries, 10 s). ${RAISE_LIMITS('Raise Max Total Wait to at least 30 s')}`,
+				message: answered('Get business', 429, RATE_LIMITED),
+				description,
 				httpCode: '429',
 			});
 		});
 
-		it('sends once with Max Retries 0, and says when the API did not say how long to wait', async () => {
-			sandbox.setFaults({ rateLimitBurst: { omitRetryAfter: true } });
-			const { error } = await getBusiness({ options: { maxRetries: 0 } });
-			expect(seen()).toEqual([['GET', businessPath(), 429]]);
-			expectNodeApiError(error, {
-				message:
-					'Get business failed: the Business CRM API answered 429 "Too Many Requests: Rate limit exceeded"',
-				description: `The API rate limit was hit and it did not say how long to wait. Gave up after 0 retries and 0 s of waiting (limits: 0 retries, 120 s). ${RAISE_LIMITS()}`,
-				httpCode: '429',
-			});
-		});
+		it.each<[string, unknown, string]>([
+			['a negative retryAfter', -5, 'retryAfter -5'],
+			['a retryAfter that is text', 'later', 'retryAfter "later"'],
+		])(
+			'a 429 with a wait that cannot be waited says so: %s',
+			async (_title, retryAfter, shown) =>
+				await withApi(
+					always(
+						429,
+						JSON.stringify({ message: 'Too Many Requests', err: 'slow down', retryAfter }),
+					),
+					async (api) => {
+						const { error } = await getBusiness({ options: { maxRetries: 0 } }, 'biz_1', api.url);
+						expect((error as NodeError).description).toBe(
+							gaveUp(
+								`it gave an invalid wait (${shown})`,
+								'0 retries and 0 s of waiting (limits: 0 retries, 120 s)',
+							),
+						);
+					},
+				),
+		);
 
 		it('Get Many gives up on a page with advice that fits a paged read (no Batching)', async () => {
 			sandbox.seedCustomers(250);
@@ -361,33 +349,15 @@ describe('Resilience', () => {
 			});
 			const { error } = await getCustomers({ options: { maxRetries: 1 } });
 			expectNodeApiError(error, {
-				message:
-					'Get many customers failed: the Business CRM API answered 429 "Too Many Requests: Rate limit exceeded"',
-				description: `The API rate limit was hit and it asked to wait 0.2 s. Gave up after 1 retry and 0.2 s of waiting (limits: 1 retry, 120 s). ${RAISE_LIMITS_FOR_PAGES}`,
+				message: answered('Get many customers', 429, RATE_LIMITED),
+				description: gaveUp(
+					'it asked to wait 0.2 s',
+					'1 retry and 0.2 s of waiting (limits: 1 retry, 120 s)',
+					undefined,
+					true,
+				),
 				httpCode: '429',
 			});
-		});
-
-		it('Return All: a 429 on page 2 retries page 2 only; no page is lost or read twice', async () => {
-			sandbox.seedCustomers(250);
-			sandbox.setFaults({
-				rateLimitBurst: { path: CUSTOMERS, after: 1, count: 1, retryAfter: 0.2 },
-			});
-			const { items, error } = await getCustomers();
-			expect(error).toBeUndefined();
-			expect(items.map((item) => item.json.id)).toEqual(sandbox.customers.map((c) => c.id));
-			expect(pages()).toEqual([
-				[0, 200],
-				[99, 429],
-				[99, 200],
-				[198, 200],
-			]);
-			expect(requestsTo(sandbox, CUSTOMERS).map((request) => request.query.limit)).toEqual([
-				'100',
-				'100',
-				'100',
-				'100',
-			]);
 		});
 
 		it('Return All of businesses: a 429 on the second request repeats exactly that request', async () => {
@@ -422,65 +392,44 @@ describe('Resilience', () => {
 			expect(sandbox.customers).toHaveLength(1);
 			expect(items).toEqual([{ json: sandbox.customers[0], pairedItem: { item: 0 } }]);
 		});
-
-		it("Create of 6 items under the API's real rate limit: each customer once, all paired", async () => {
-			// The sandbox's rate-limit window runs on the wall clock.
-			time.realTime();
-			sandbox.onRequest = undefined;
-			const limited = await startSandbox({
-				businesses: 1,
-				rateLimit: { limit: 3, windowMs: 500 },
-			});
-			try {
-				const people = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Donald'];
-				const { items, error } = await runNode({
-					credentials: credentialsFor(limited),
-					parameters: {
-						resource: 'customer',
-						operation: 'create',
-						businessId: byId(limited.businesses[0].id),
-						firstName: '={{ $json.first }}',
-						lastName: 'Test',
-					},
-					items: people.map((first) => ({ first })),
-				});
-				expect(error).toBeUndefined();
-				expect(items.map((item) => [item.json.firstName, item.pairedItem])).toEqual(
-					people.map((first, index) => [first, { item: index }]),
-				);
-				expect(limited.customers.map((c) => c.firstName).sort()).toEqual([...people].sort());
-				const statuses = requestsTo(limited, ADD).map((request) => request.status);
-				expect(statuses.filter((status) => status === 201)).toHaveLength(6);
-				expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(0);
-				expect(statuses.every((status) => status === 201 || status === 429)).toBe(true);
-			} finally {
-				await limited.close();
-			}
-		});
 	});
 
+	/** The message of an error reply of the sandbox's own faults. */
+	const simulated = (what: string, status: number) =>
+		answered(what, status, `"${STATUS_CODES[status]}: Simulated server fault"`);
+
 	describe('Create is never sent twice when it may have worked', () => {
-		it.each([500, 502, 503, 504])('after a %i: exactly 1 POST', async (status) => {
-			sandbox.setFaults({ serverError: { path: ADD, status } });
+		it.each<[string, Faults, number, string, string, string | undefined]>([
+			...[500, 502, 503, 504].map((status): [string, Faults, number, string, string, string] => [
+				`after a ${status}`,
+				{ serverError: { path: ADD, status } },
+				status,
+				simulated('Create customer', status),
+				SERVER_ERROR_HINT,
+				String(status),
+			]),
+			[
+				'after a dropped connection',
+				{ dropConnection: { path: ADD } },
+				0,
+				failed('Create customer', DROPPED),
+				DROPPED_HELP,
+				undefined,
+			],
+			[
+				'after a 200 that is not JSON, saying it may have been created',
+				{ notJson: { path: ADD } },
+				200,
+				answered('Create customer', 200, NOT_JSON_REPLY),
+				NOT_JSON_HELP,
+				undefined,
+			],
+		])('%s: exactly 1 POST', async (_title, faults, status, message, hint, httpCode) => {
+			sandbox.setFaults(faults);
 			const { items, error } = await createCustomer();
 			expect(items).toEqual([]);
 			expect(seen()).toEqual([['POST', ADD, status]]);
-			expectNodeApiError(error, {
-				message: `Create customer failed: the Business CRM API answered ${status} "${STATUS_CODES[status]}: Simulated server fault"`,
-				description: `${SERVER_ERROR_HINT} ${MAYBE_CREATED}`,
-				httpCode: String(status),
-			});
-		});
-
-		it('after a dropped connection: exactly 1 POST', async () => {
-			sandbox.setFaults({ dropConnection: { path: ADD } });
-			const { items, error } = await createCustomer();
-			expect(items).toEqual([]);
-			expect(seen()).toEqual([['POST', ADD, 0]]);
-			expectNodeApiError(error, {
-				message: 'Create customer failed: the connection was closed before the reply arrived',
-				description: `${DROPPED_HINT} ${MAYBE_CREATED}`,
-			});
+			expectNodeApiError(error, { message, description: `${hint} ${MAYBE_CREATED}`, httpCode });
 		});
 
 		it('after a timeout: exactly 1 POST, and the customer may indeed appear later', async () => {
@@ -488,109 +437,91 @@ describe('Resilience', () => {
 			const { items, error } = await createCustomer({ requestOptions: { timeout: 300 } });
 			expect(items).toEqual([]);
 			expectNodeApiError(error, {
-				message: 'Create customer failed: no answer within 0.3 s',
-				description: `${TIMEOUT_HINT} ${MAYBE_CREATED}`,
+				message: failed('Create customer', 'no answer within 0.3 s'),
+				description: `${TIMEOUT_HELP} ${MAYBE_CREATED}`,
 			});
 			await sleep(800);
 			expect(requestsTo(sandbox, ADD)).toHaveLength(1);
 			// The server went on after the node stopped waiting: this is why it was not resent.
 			expect(sandbox.customers).toHaveLength(1);
 		});
-
-		it('after a 200 that is not JSON: exactly 1 POST, and says it may have been created', async () => {
-			sandbox.setFaults({ notJson: { path: ADD } });
-			const { error } = await createCustomer();
-			expect(seen()).toEqual([['POST', ADD, 200]]);
-			expectNodeApiError(error, {
-				message:
-					'Create customer failed: the Business CRM API answered 200 with a body that is not JSON',
-				description: `Expected JSON but got content type text/html; charset=utf-8, starting "${FAULT_HTML_START}". Check that the Base URL points at the API, not at a website or proxy page. ${MAYBE_CREATED}`,
-			});
-		});
 	});
 
-	describe('reads are retried after 502, 503, 504 and a dropped connection, not after 500', () => {
+	describe('reads are retried after 502, 503, 504, a dropped connection and a 429, not after 500', () => {
 		useFastClock(20);
-		it.each([502, 503, 504])(
-			'Business Get after one %i: retried once, then succeeds',
-			async (status) => {
-				sandbox.setFaults({ serverError: { status, count: 1 } });
-				const { items, error } = await getBusiness();
-				expect(error).toBeUndefined();
-				expect(items).toEqual([{ json: sandbox.businesses[0], pairedItem: { item: 0 } }]);
-				expect(seen()).toEqual([
-					['GET', businessPath(), status],
-					['GET', businessPath(), 200],
-				]);
-				expect(gaps(businessPath())[0]).toBeGreaterThanOrEqual(990);
-			},
-		);
-
-		it('Business Get after a dropped connection (ECONNRESET): retried once, then succeeds', async () => {
-			sandbox.setFaults({ dropConnection: { count: 1 } });
+		it.each<[string, Faults, number]>([
+			['one 502', { serverError: { status: 502, count: 1 } }, 502],
+			['one 503', { serverError: { status: 503, count: 1 } }, 503],
+			['one 504', { serverError: { status: 504, count: 1 } }, 504],
+			['a dropped connection (ECONNRESET)', { dropConnection: { count: 1 } }, 0],
+		])('Business Get after %s: retried once, then succeeds', async (_title, faults, status) => {
+			sandbox.setFaults(faults);
 			const { items, error } = await getBusiness();
 			expect(error).toBeUndefined();
-			expect(items).toHaveLength(1);
+			expect(items).toEqual([{ json: sandbox.businesses[0], pairedItem: { item: 0 } }]);
 			expect(seen()).toEqual([
-				['GET', businessPath(), 0],
+				['GET', businessPath(), status],
 				['GET', businessPath(), 200],
 			]);
+			expect(gaps(businessPath())[0]).toBeGreaterThanOrEqual(990);
 		});
 
-		it('Business Get after a 500: not retried', async () => {
-			sandbox.setFaults({ serverError: { status: 500 } });
-			const { items, error } = await getBusiness();
+		it.each<[string, number, INodeParameters, number]>([
+			['after a 500: not retried', 500, {}, 1],
+			['a 502 that persists: gives up after Max Retries with the 502', 502, { maxRetries: 1 }, 2],
+		])('Business Get %s', async (_title, status, options, sent) => {
+			sandbox.setFaults({ serverError: { status } });
+			const { items, error } = await getBusiness({ options });
 			expect(items).toEqual([]);
-			expect(seen()).toEqual([['GET', businessPath(), 500]]);
+			expect(seen()).toEqual(Array.from({ length: sent }, () => ['GET', businessPath(), status]));
 			expectNodeApiError(error, {
-				message:
-					'Get business failed: the Business CRM API answered 500 "Internal Server Error: Simulated server fault"',
+				message: simulated('Get business', status),
 				description: SERVER_ERROR_HINT,
-				httpCode: '500',
+				httpCode: String(status),
 			});
 		});
 
-		it('a 502 that persists: gives up after Max Retries with the 502', async () => {
-			sandbox.setFaults({ serverError: { status: 502 } });
-			const { error } = await getBusiness({ options: { maxRetries: 1 } });
-			expect(seen()).toEqual([
-				['GET', businessPath(), 502],
-				['GET', businessPath(), 502],
-			]);
-			expectNodeApiError(error, {
-				message:
-					'Get business failed: the Business CRM API answered 502 "Bad Gateway: Simulated server fault"',
-				description: SERVER_ERROR_HINT,
-				httpCode: '502',
-			});
-		});
-
-		it('Return All: a 502 on page 2 retries page 2 only', async () => {
+		it.each<[string, Faults, Array<[number, number]>]>([
+			[
+				'a 429 on page 2 retries page 2 only',
+				{ rateLimitBurst: { path: CUSTOMERS, after: 1, count: 1, retryAfter: 0.2 } },
+				[
+					[0, 200],
+					[99, 429],
+					[99, 200],
+					[198, 200],
+				],
+			],
+			[
+				'a 502 on page 2 retries page 2 only',
+				{ serverError: { path: CUSTOMERS, status: 502, after: 1, count: 1 } },
+				[
+					[0, 200],
+					[99, 502],
+					[99, 200],
+					[198, 200],
+				],
+			],
+			[
+				'a dropped connection on page 3 retries page 3 only',
+				{ dropConnection: { path: CUSTOMERS, after: 2, count: 1 } },
+				[
+					[0, 200],
+					[99, 200],
+					[198, 0],
+					[198, 200],
+				],
+			],
+		])('Return All: %s; no page is lost or read twice', async (_title, faults, expected) => {
 			sandbox.seedCustomers(250);
-			sandbox.setFaults({ serverError: { path: CUSTOMERS, status: 502, after: 1, count: 1 } });
+			sandbox.setFaults(faults);
 			const { items, error } = await getCustomers();
 			expect(error).toBeUndefined();
 			expect(items.map((item) => item.json.id)).toEqual(sandbox.customers.map((c) => c.id));
-			expect(pages()).toEqual([
-				[0, 200],
-				[99, 502],
-				[99, 200],
-				[198, 200],
-			]);
-		});
-
-		it('Return All: a dropped connection on page 3 retries page 3 only', async () => {
-			sandbox.seedCustomers(250);
-			sandbox.setFaults({ dropConnection: { path: CUSTOMERS, after: 2, count: 1 } });
-			const { items, error } = await getCustomers();
-			expect(error).toBeUndefined();
-			expect(items.map((item) => item.json.id)).toEqual(sandbox.customers.map((c) => c.id));
-			expect(pages()).toEqual([
-				[0, 200],
-				[99, 200],
-				[198, 0],
-				[198, 200],
-			]);
+			expect(pages()).toEqual(expected);
+			expect(requestsTo(sandbox, CUSTOMERS).map((request) => request.query.limit)).toEqual(
+				expected.map(() => '100'),
+			);
 		});
 
 		it('Return All: a 500 on page 2 stops the read with the 500', async () => {
@@ -605,8 +536,7 @@ describe('Resilience', () => {
 				[198, 500],
 			]);
 			expectNodeApiError(error, {
-				message:
-					'Get many customers failed: the Business CRM API answered 500 "Internal Server Error: Simulated server fault"',
+				message: simulated('Get many customers', 500),
 				description: SERVER_ERROR_HINT,
 				httpCode: '500',
 			});
@@ -614,77 +544,97 @@ describe('Resilience', () => {
 	});
 
 	describe('every failure is a clear NodeApiError', () => {
-		it("400: the API's words, and what to check", async () => {
-			const { error } = await createCustomer({ additionalFields: { email: 'not-an-address' } });
-			expect(seen()).toEqual([['POST', ADD, 400]]);
-			expectNodeApiError(error, {
-				message:
-					'Create customer failed: the Business CRM API answered 400 "Bad Request: email must be a valid email address"',
-				description: 'The API refused the request as invalid. Check the values sent by this node.',
-				httpCode: '400',
-			});
+		const create = (): INodeParameters => ({
+			resource: 'customer',
+			operation: 'create',
+			businessId: byId(sandbox.businesses[0].id),
+			firstName: 'Ada',
+			lastName: 'Lovelace',
+		});
+		const get = (id: string): INodeParameters => ({
+			resource: 'business',
+			operation: 'get',
+			businessId: byId(id),
 		});
 
-		it('401: says to check the key and who manages keys', async () => {
+		interface Refusal {
+			credentials?: Partial<CrmCredentials>;
+			parameters: INodeParameters;
+			/** [method, path, status] of the one request. */
+			request: [string, string, number];
+			/** The operation, as the message names it. */
+			what: string;
+			/** The API's words, quoted. */
+			said: string;
+			description: string;
+		}
+		it.each<[string, () => Refusal]>([
+			[
+				"400: the API's words, and what to check",
+				() => ({
+					parameters: { ...create(), additionalFields: { email: 'not-an-address' } },
+					request: ['POST', ADD, 400],
+					what: 'Create customer',
+					said: '"Bad Request: email must be a valid email address"',
+					description: STATUS_HINTS[400],
+				}),
+			],
+			[
+				'401: says to check the key and who manages keys',
+				() => ({
+					credentials: { apiKey: UNKNOWN_CREDENTIAL },
+					parameters: get(sandbox.businesses[0].id),
+					request: ['GET', businessPath(), 401],
+					what: 'Get business',
+					said: '"Unauthorized: Invalid or missing API key"',
+					description: STATUS_HINTS[401],
+				}),
+			],
+			[
+				'403 (key of another organization): shows the API err and says to check the organization ID',
+				() => ({
+					credentials: { apiKey: sandbox.otherOrgApiKey },
+					parameters: { resource: 'customer', operation: 'getAll', returnAll: true },
+					request: ['GET', CUSTOMERS, 403],
+					what: 'Get many customers',
+					said: `"Forbidden: API key does not belong to organization ${sandbox.organizationId}"`,
+					description: STATUS_HINTS[403],
+				}),
+			],
+			[
+				'403 (key without permission): says to check the permissions',
+				() => ({
+					credentials: { apiKey: sandbox.readOnlyApiKey },
+					parameters: create(),
+					request: ['POST', ADD, 403],
+					what: 'Create customer',
+					said: '"Forbidden: API key lacks permission customers:write"',
+					description: STATUS_HINTS[403],
+				}),
+			],
+			[
+				'404 on Business Get names the id',
+				() => ({
+					parameters: get('biz_gone_404'),
+					request: ['GET', '/api/business/biz_gone_404', 404],
+					what: 'Get business',
+					said: '"Not Found: Business biz_gone_404 not found"',
+					description:
+						'No business with ID "biz_gone_404" was found in this organization. Check the ID, or pick the business from the list.',
+				}),
+			],
+		])('%s', async (_title, refusal) => {
+			const { credentials, parameters, request, what, said, description } = refusal();
 			const { error } = await runNode({
-				credentials: { ...credentialsFor(sandbox), apiKey: UNKNOWN_CREDENTIAL },
-				parameters: {
-					resource: 'business',
-					operation: 'get',
-					businessId: byId(sandbox.businesses[0].id),
-				},
+				credentials: { ...credentialsFor(sandbox), ...credentials },
+				parameters,
 			});
-			expect(sandbox.requests.map((request) => request.status)).toEqual([401]);
+			expect(seen()).toEqual([request]);
+			const [, , status] = request;
 			expectNodeApiError(error, {
-				message:
-					'Get business failed: the Business CRM API answered 401 "Unauthorized: Invalid or missing API key"',
-				description: `Check the API Key in the Business CRM credential: it is missing, mistyped, revoked or expired. ${KEY_HELP}`,
-				httpCode: '401',
-			});
-		});
-
-		it('403 (key of another organization): shows the API err and says to check the organization ID', async () => {
-			const { error } = await runNode({
-				credentials: { ...credentialsFor(sandbox), apiKey: sandbox.otherOrgApiKey },
-				parameters: { resource: 'customer', operation: 'getAll', returnAll: true },
-			});
-			expectNodeApiError(error, {
-				message: `Get many customers failed: the Business CRM API answered 403 "Forbidden: API key does not belong to organization ${sandbox.organizationId}"`,
-				description: `The API key is valid but not allowed to do this. Check the Organization ID in the credential (it must be the organization the key belongs to) and the key's permissions. ${KEY_HELP}`,
-				httpCode: '403',
-			});
-		});
-
-		it('403 (key without permission): says to check the permissions', async () => {
-			const { error } = await runNode({
-				credentials: { ...credentialsFor(sandbox), apiKey: sandbox.readOnlyApiKey },
-				parameters: {
-					resource: 'customer',
-					operation: 'create',
-					businessId: byId(sandbox.businesses[0].id),
-					firstName: 'Ada',
-					lastName: 'Lovelace',
-				},
-			});
-			expect(sandbox.requests.map((request) => [request.path, request.status])).toEqual([
-				[ADD, 403],
-			]);
-			expectNodeApiError(error, {
-				message:
-					'Create customer failed: the Business CRM API answered 403 "Forbidden: API key lacks permission customers:write"',
-				description: `The API key is valid but not allowed to do this. Check the Organization ID in the credential (it must be the organization the key belongs to) and the key's permissions. ${KEY_HELP}`,
-				httpCode: '403',
-			});
-		});
-
-		it('404 on Business Get names the id', async () => {
-			const { error } = await getBusiness({}, 'biz_gone_404');
-			expectNodeApiError(error, {
-				message:
-					'Get business failed: the Business CRM API answered 404 "Not Found: Business biz_gone_404 not found"',
-				description:
-					'No business with ID "biz_gone_404" was found in this organization. Check the ID, or pick the business from the list.',
-				httpCode: '404',
+				message: answered(what, status, said),
+				description,
+				httpCode: String(status),
 			});
 		});
 
@@ -694,9 +644,8 @@ describe('Resilience', () => {
 			expect(items).toEqual([]);
 			expect(seen()).toEqual([['GET', businessPath(), 200]]);
 			expectNodeApiError(error, {
-				message:
-					'Get business failed: the Business CRM API answered 200 with a body that is not JSON',
-				description: `Expected JSON but got content type text/html; charset=utf-8, starting "${FAULT_HTML_START}". Check that the Base URL points at the API, not at a website or proxy page.`,
+				message: answered('Get business', 200, NOT_JSON_REPLY),
+				description: NOT_JSON_HELP,
 			});
 		});
 
@@ -706,9 +655,8 @@ describe('Resilience', () => {
 			expect(items).toEqual([]);
 			expect(pages()).toEqual([[0, 200]]);
 			expectNodeApiError(error, {
-				message: 'Get many customers failed: the Business CRM API answered 200 with an empty body',
-				description:
-					'Expected a JSON reply. Check that the Base URL points at the API, not at a website or proxy page.',
+				message: answered('Get many customers', 200, EMPTY_REPLY),
+				description: `${EXPECTED_JSON} ${NOT_A_WEBSITE}`,
 			});
 		});
 
@@ -720,229 +668,96 @@ describe('Resilience', () => {
 			expect(items).toEqual([]);
 			expect(sandbox.requests.map((request) => request.path)).toEqual([businessPath()]);
 			expectNodeApiError(error, {
-				message: 'Get business failed: no answer within 0.3 s',
-				description: TIMEOUT_HINT,
+				message: failed('Get business', 'no answer within 0.3 s'),
+				description: TIMEOUT_HELP,
 			});
 		});
 
 		it('a refused connection (nothing listens at the Base URL)', async () => {
 			const port = await closedPort();
 			const started = Date.now();
-			const refused = await run(
-				{ resource: 'business', operation: 'get', businessId: byId('biz_anything') },
-				{ baseUrl: `http://127.0.0.1:${port}` },
-			);
+			const refused = await getBusiness({}, 'biz_anything', `http://127.0.0.1:${port}`);
 			expect(Date.now() - started).toBeLessThan(900); // not retried
 			expect(refused.items).toEqual([]);
 			expectNodeApiError(refused.error, {
-				message: 'Get business failed: the server refused the connection',
-				description: REFUSED_HINT,
+				message: failed('Get business', REFUSED),
+				description: REFUSED_HELP,
 			});
 		});
 	});
 
 	describe('Create says "may or may not" only when the request may have reached the API', () => {
-		it('after a refused connection: nothing was sent, so no warning', async () => {
-			const port = await closedPort();
-			const { error } = await createCustomer({}, `http://127.0.0.1:${port}`);
-			expectNodeApiError(error, {
-				message: 'Create customer failed: the server refused the connection',
-				description: REFUSED_HINT,
-			});
+		it.each<[string, () => string | Promise<string>, string, string]>([
+			[
+				'a refused connection',
+				async () => `http://127.0.0.1:${await closedPort()}`,
+				REFUSED,
+				REFUSED_HELP,
+			],
+			[
+				'a host name that does not resolve',
+				() => 'http://no-such-host.invalid',
+				UNRESOLVED,
+				UNRESOLVED_HELP,
+			],
+		])('after %s: nothing was sent, so no warning', async (_title, baseUrl, message, hint) => {
+			const { error } = await createCustomer({}, await baseUrl());
+			expectNodeApiError(error, { message: failed('Create customer', message), description: hint });
 		});
 
-		it('after a host name that does not resolve: nothing was sent, so no warning', async () => {
-			const { error } = await createCustomer({}, 'http://no-such-host.invalid');
-			expectNodeApiError(error, {
-				message: 'Create customer failed: the host name could not be resolved',
-				description: 'Check the Base URL in the Business CRM credential for typos.',
-			});
-		});
-
-		it('after a 200 whose body is a bare JSON string: probably created, and not called "not JSON"', async () => {
-			const api = await answeringServer(200, 'application/json', '"customer queued"');
-			try {
+		it('after a 200 whose body is a bare JSON string: probably created, and not called "not JSON"', async () =>
+			await withApi(always(200, '"customer queued"'), async (api) => {
 				const { error } = await createCustomer({}, api.url);
 				expectNodeApiError(error, {
-					message:
-						'Create customer failed: the Business CRM API answered 200 with JSON that is a string, not an object or a list',
+					message: answered(
+						'Create customer',
+						200,
+						'with JSON that is a string, not an object or a list',
+					),
 					description: `Expected a JSON object or list, but the reply was "customer queued". ${PROBABLY_CREATED}`,
 				});
-			} finally {
-				await api.close();
-			}
-		});
-	});
-
-	describe('a reply that is not a JSON object or list is an error, never data', () => {
-		const CHECK_URL = 'Check that the Base URL points at the API';
-		/** Business Get against a server that answers with this one reply. */
-		const getBusinessAnswered = async (status: number, type: string | undefined, body: string) => {
-			const api = await answeringServer(status, type, body);
-			try {
-				return await run(
-					{ resource: 'business', operation: 'get', businessId: byId('biz_1') },
-					{ baseUrl: api.url },
-				);
-			} finally {
-				await api.close();
-			}
-		};
-		it.each<[string, number, string | undefined, string, string, string]>([
-			[
-				'JSON null',
-				200,
-				'application/json',
-				'null',
-				'answered 200 with JSON that is null, not an object or a list',
-				`Expected a JSON object or list, but the reply was null. ${CHECK_URL}.`,
-			],
-			[
-				'a JSON number',
-				200,
-				'application/json',
-				'42',
-				'answered 200 with JSON that is a number, not an object or a list',
-				`Expected a JSON object or list, but the reply was 42. ${CHECK_URL}.`,
-			],
-			[
-				'a body of only white space',
-				200,
-				'application/json',
-				' \n\t ',
-				'answered 200 with an empty body',
-				`Expected a JSON reply. ${CHECK_URL}, not at a website or proxy page.`,
-			],
-			[
-				'HTML over several lines, shown on one',
-				200,
-				'text/html',
-				'<p>\n\n   Sign in</p>',
-				'answered 200 with a body that is not JSON',
-				`Expected JSON but got content type text/html, starting "<p> Sign in</p>". ${CHECK_URL}, not at a website or proxy page.`,
-			],
-			[
-				'HTML after blank lines, quoted from its first character',
-				200,
-				'text/html',
-				'\n\n  <p>Sign in</p>',
-				'answered 200 with a body that is not JSON',
-				`Expected JSON but got content type text/html, starting "<p>Sign in</p>". ${CHECK_URL}, not at a website or proxy page.`,
-			],
-			[
-				'text without a content type',
-				200,
-				undefined,
-				'maintenance',
-				'answered 200 with a body that is not JSON',
-				`Expected JSON but got content type unknown, starting "maintenance". ${CHECK_URL}, not at a website or proxy page.`,
-			],
-			[
-				'a 300 without a Location',
-				300,
-				'application/json',
-				'{"id":"biz_1"}',
-				'answered with HTTP 300',
-				'Expected a 2xx reply. Check that the Base URL points at the API itself, not at a page that redirects.',
-			],
-		])('%s', async (_title, status, type, body, message, description) => {
-			const { items, error } = await getBusinessAnswered(status, type, body);
-			expect(items).toEqual([]);
-			expectNodeApiError(error, {
-				message: `Get business failed: the Business CRM API ${message}`,
-				description,
-			});
-		});
-
-		it('a JSON list where Business Get expects one business is an error that names the shape', async () => {
-			const { items, error } = await getBusinessAnswered(
-				200,
-				'application/json',
-				'[{"id":"biz_1"}]',
-			);
-			expect(items).toEqual([]);
-			expectNodeApiError(error, {
-				message: 'The Business CRM API sent a reply of an unexpected shape',
-				description:
-					'Expected a JSON object but the reply was an array. The node understands the reply shapes listed in its README.',
-			});
-		});
-	});
-
-	describe('a 429 with a wait that cannot be waited says so', () => {
-		it.each<[string, unknown, string]>([
-			['a negative retryAfter', -5, 'retryAfter -5'],
-			['a retryAfter that is text', 'later', 'retryAfter "later"'],
-		])('%s', async (_title, retryAfter, shown) => {
-			const api = await answeringServer(
-				429,
-				'application/json',
-				JSON.stringify({ message: 'Too Many Requests', err: 'slow down', retryAfter }),
-			);
-			try {
-				const { error } = await run(
-					{
-						resource: 'business',
-						operation: 'get',
-						businessId: byId('biz_1'),
-						options: { maxRetries: 0 },
-					},
-					{ baseUrl: api.url },
-				);
-				expect((error as NodeError).description).toBe(
-					`The API rate limit was hit and it gave an invalid wait (${shown}). Gave up after 0 retries and 0 s of waiting (limits: 0 retries, 120 s). ${RAISE_LIMITS()}`,
-				);
-			} finally {
-				await api.close();
-			}
-		});
+			}));
 	});
 
 	describe('the real cause of a failed request is kept', () => {
-		let tls: { url: string; requests: number; close: () => Promise<void> };
+		const TLS_BUSINESS = { id: 'biz_1', name: 'TLS Bakery' };
+		let tls: ScriptedApi;
 		beforeAll(async () => {
-			tls = await selfSignedServer();
+			tls = await startApi(
+				(_request, _url, response) => json(response, 200, { content: { business: TLS_BUSINESS } }),
+				{ tls: selfSignedCertificate() },
+			);
 		});
 		afterAll(async () => await tls.close());
 
 		it('a self-signed certificate: names it and the two fixes; nothing reached the API', async () => {
-			const before = tls.requests;
-			const { error } = await run(
-				{ resource: 'business', operation: 'get', businessId: byId('biz_1') },
-				{ baseUrl: tls.url },
-			);
+			const before = tls.urls.length;
+			const { error } = await getBusiness({}, 'biz_1', tls.url);
 			expectNodeApiError(error, {
-				message:
-					'Get business failed: the TLS certificate of the API was not accepted: it is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT)',
-				description:
-					"Fix the certificate on the server, or, if you trust this server, turn on Ignore SSL Issues on this node's Settings tab (Request Options › Ignore SSL Issues).",
+				message: failed(
+					'Get business',
+					`${CERTIFICATE_REFUSED}: it is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT)`,
+				),
+				description: CERTIFICATE_HELP,
 			});
-			expect(tls.requests).toBe(before);
+			expect(tls.urls).toHaveLength(before);
 		});
 
 		it('a self-signed certificate on Create: no "may or may not", nothing was sent', async () => {
 			const { error } = await createCustomer({}, tls.url);
-			expect((error as NodeError).description).toBe(
-				"Fix the certificate on the server, or, if you trust this server, turn on Ignore SSL Issues on this node's Settings tab (Request Options › Ignore SSL Issues).",
-			);
+			expect((error as NodeError).description).toBe(CERTIFICATE_HELP);
 		});
 
 		it('with Request Options › Ignore SSL Issues the same server is read', async () => {
-			const before = tls.requests;
-			const { items, error } = await run(
-				{
-					resource: 'business',
-					operation: 'get',
-					businessId: byId('biz_1'),
-					requestOptions: { allowUnauthorizedCerts: true },
-				},
-				{ baseUrl: tls.url },
+			const before = tls.urls.length;
+			const { items, error } = await getBusiness(
+				{ requestOptions: { allowUnauthorizedCerts: true } },
+				'biz_1',
+				tls.url,
 			);
 			expect(error).toBeUndefined();
-			expect(items).toEqual([
-				{ json: { id: 'biz_1', name: 'TLS Bakery' }, pairedItem: { item: 0 } },
-			]);
-			expect(tls.requests).toBe(before + 1);
+			expect(items).toEqual([{ json: TLS_BUSINESS, pairedItem: { item: 0 } }]);
+			expect(tls.urls).toHaveLength(before + 1);
 		});
 
 		it("the credential's Allowed Domains: the node's own refusal and the fix; nothing reached the API", async () => {
@@ -950,22 +765,20 @@ describe('Resilience', () => {
 			expect(error).toBeUndefined();
 			expect(items).toHaveLength(1);
 			sandbox.clearLog();
+			const restricted: CrmCredentials = {
+				...credentialsFor(sandbox),
+				allowedHttpRequestDomains: 'domains',
+				allowedDomains: 'api.example.com',
+			};
 			const refused = await runNode({
-				credentials: {
-					...credentialsFor(sandbox),
-					allowedHttpRequestDomains: 'domains',
-					allowedDomains: 'api.example.com',
-				},
+				credentials: restricted,
 				parameters: { resource: 'business', operation: 'get', businessId: byId('biz_1') },
 			});
 			// Checked by the node itself before anything is sent, on every road, as a problem with the
 			// credential (a NodeOperationError); n8n's routing reports it as a NodeApiError with its words.
-			expectNodeApiError(refused.error, {
-				message:
-					"The Base URL's host 127.0.0.1 is not among the Allowed Domains of the Business CRM credential (api.example.com), so the node sends nothing",
-				description:
-					'Open the credential and add 127.0.0.1 to Allowed Domains, or set Allowed HTTP Request Domains to All.',
-			});
+			const { problem, fix } = checkCredential({ ...restricted }) as CredentialProblem;
+			expect(problem).toContain('127.0.0.1');
+			expectNodeApiError(refused.error, { message: problem, description: fix });
 			expect(sandbox.requests).toEqual([]);
 		});
 
@@ -1013,17 +826,16 @@ describe('Resilience', () => {
 				});
 				return [get.error, create.error];
 			});
-			const description =
-				"n8n's SSRF protection keeps nodes away from private and internal addresses. Ask your n8n administrator to allow the Base URL's host (N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES).";
+			// After "n8n blocked it: ", n8n's own words.
+			const blocked =
+				'n8n blocked it: the request was blocked because it resolves to a restricted IP address';
 			expectNodeApiError(ssrf[0], {
-				message:
-					'Get business failed: n8n blocked it: the request was blocked because it resolves to a restricted IP address',
-				description,
+				message: failed('Get business', blocked),
+				description: SSRF_HELP,
 			});
 			expectNodeApiError(ssrf[1], {
-				message:
-					'Create customer failed: n8n blocked it: the request was blocked because it resolves to a restricted IP address',
-				description,
+				message: failed('Create customer', blocked),
+				description: SSRF_HELP,
 			});
 			expect(sandbox.requests).toEqual([]);
 		});
@@ -1056,7 +868,7 @@ describe('Resilience', () => {
 				{ json: byName('Ada'), pairedItem: { item: 0 } },
 				{
 					json: errorJson(
-						'Create customer failed: the Business CRM API answered 404 "Not Found: Business biz_nowhere not found"',
+						answered('Create customer', 404, '"Not Found: Business biz_nowhere not found"'),
 						'The API did not find business "biz_nowhere" (or the endpoint). Check the business ID, or pick the business from the list.',
 					),
 					pairedItem: { item: 1 },
@@ -1073,37 +885,27 @@ describe('Resilience', () => {
 				{ items: [{}, {}], onError: 'continueRegularOutput', baseUrl: `http://127.0.0.1:${port}` },
 			);
 			expect(error).toBeUndefined();
-			const failed = errorJson(
-				'Get many customers failed: the server refused the connection',
-				REFUSED_HINT,
-			);
+			const refused = errorJson(failed('Get many customers', REFUSED), REFUSED_HELP);
 			expect(items).toEqual([
-				{ json: failed, pairedItem: { item: 0 } },
-				{ json: failed, pairedItem: { item: 1 } },
+				{ json: refused, pairedItem: { item: 0 } },
+				{ json: refused, pairedItem: { item: 1 } },
 			]);
 		});
 
 		it('timeout, non-JSON and empty body each give an error item with the error text', async () => {
-			const proxyPage =
-				'Check that the Base URL points at the API, not at a website or proxy page.';
 			const cases: Array<[Faults, INodeParameters, string, string]> = [
 				[
 					{ slow: { delayMs: 600 } },
 					{ requestOptions: { timeout: 300 } },
-					'Get business failed: no answer within 0.3 s',
-					TIMEOUT_HINT,
+					failed('Get business', 'no answer within 0.3 s'),
+					TIMEOUT_HELP,
 				],
-				[
-					{ notJson: {} },
-					{},
-					'Get business failed: the Business CRM API answered 200 with a body that is not JSON',
-					`Expected JSON but got content type text/html; charset=utf-8, starting "${FAULT_HTML_START}". ${proxyPage}`,
-				],
+				[{ notJson: {} }, {}, answered('Get business', 200, NOT_JSON_REPLY), NOT_JSON_HELP],
 				[
 					{ emptyBody: {} },
 					{},
-					'Get business failed: the Business CRM API answered 200 with an empty body',
-					`Expected a JSON reply. ${proxyPage}`,
+					answered('Get business', 200, EMPTY_REPLY),
+					`${EXPECTED_JSON} ${NOT_A_WEBSITE}`,
 				],
 			];
 			for (const [faults, extra, message, description] of cases) {
@@ -1124,8 +926,8 @@ describe('Resilience', () => {
 	});
 
 	describe('Return All cannot run away', () => {
-		const PAST_TOTAL = (total: number) =>
-			`Get many customers failed: the API kept answering hasMore: true past its own total of ${total} customers`;
+		const pastTotal = (total: number) =>
+			failed('Get many customers', `${PAST_TOTAL} ${total} customers`);
 
 		// The read goes on while the next offset is below the total, and stops at the first page whose
 		// offset reaches it. Pages overlap by one customer (offsets 0, 99, 198, ...); a page after a
@@ -1163,7 +965,7 @@ describe('Resilience', () => {
 				expect(
 					requests.map((request) => Number(request.query.offset)).sort((a, b) => a - b),
 				).toEqual(offsets);
-				expect(error?.message).toBe(PAST_TOTAL(total));
+				expect(error?.message).toBe(pastTotal(total));
 				expect(error?.description).toMatch(
 					new RegExp(
 						`^The reply for offset ${offsets[offsets.length - 1]} says more customers follow, but total \\(${total}\\) says the list ended\\. The read stopped after ${offsets.length} requests instead of looping;`,
@@ -1193,9 +995,7 @@ describe('Resilience', () => {
 					...Array.from({ length: 9 }, (_, index) => 150 + index * 100),
 				].sort((a, b) => a - b),
 			);
-			expect(error?.message).toBe(
-				'Get many customers failed: the API kept answering hasMore: true without new customers',
-			);
+			expect(error?.message).toBe(failed('Get many customers', `${NOTHING_NEW} customers`));
 			expect(error?.description).toMatch(
 				/^21 pages were read \(150 customers\); the last 10 brought nothing new, although total says 100000\./,
 			);
@@ -1208,9 +1008,7 @@ describe('Resilience', () => {
 			expect(items).toEqual([]);
 			// 0 and 99 bring the 150 customers; 149 only the one it repeats, then 150, 250, ... 950 empty.
 			expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(12);
-			expect(error?.message).toBe(
-				'Get many customers failed: the API kept answering hasMore: true without new customers',
-			);
+			expect(error?.message).toBe(failed('Get many customers', `${NOTHING_NEW} customers`));
 			expect(error?.description).toBe(
 				'12 pages were read (150 customers); the last 10 brought nothing new and no total was given. The read stopped instead of looping.',
 			);

@@ -1,12 +1,26 @@
-/** Which API keys and organization IDs the node sends as typed, and how it names the ones it cannot. */
-import { checkCredential, MIN_API_KEY_LENGTH } from '../../nodes/BusinessCrm/credential/credential';
-import { startApi, json, stop, SCRIPTED_KEY } from '../helpers/scripted-api.cjs';
+/**
+ * Which API keys, organization IDs and Base URLs the node uses as typed, and how it names the ones
+ * it cannot (credential/credential.ts, characters.ts and baseUrl.ts).
+ */
+import {
+	checkCredential,
+	HIDDEN_CHARACTER,
+	IN_CREDENTIAL,
+	NO_DOMAINS_LISTED,
+} from '../../nodes/BusinessCrm/credential/credential';
+import { EMPTY_BASE_URL, EXAMPLE } from '../../nodes/BusinessCrm/credential/baseUrl';
+import { SCRIPTED_KEY, withApi } from '../helpers/scripted-api.cjs';
 import { runNode } from '../helpers/harness.cjs';
 import { byId } from '../helpers/fixtures.cjs';
 
 const BASE_URL = 'https://api.example.com';
 const check = (apiKey: unknown, organizationId: unknown = 'org_1') =>
 	checkCredential({ baseUrl: BASE_URL, apiKey, organizationId } as never);
+/** The problem and fix for a credential field that is empty. */
+const empty = (label: string) => ({
+	problem: `The ${label} ${IN_CREDENTIAL} is empty`,
+	fix: `Open the credential and enter the ${label}.`,
+});
 
 describe('every visible ASCII character travels in a header as typed', () => {
 	it('"!" and "~", the first and last of them, are accepted in a key and an organization ID', () => {
@@ -15,20 +29,24 @@ describe('every visible ASCII character travels in a header as typed', () => {
 			organizationId: '!org~',
 		});
 	});
+});
 
-	it(`a key of exactly ${MIN_API_KEY_LENGTH} characters is accepted; one fewer is refused`, () => {
-		const key = 'k'.repeat(MIN_API_KEY_LENGTH);
-		expect(check(key)).toMatchObject({ apiKey: key });
-		expect(check(key.slice(1))).toEqual({
-			problem: `The API Key in the Business CRM credential has only ${MIN_API_KEY_LENGTH - 1} characters, too few for an API key`,
-			fix: `Open the credential and paste the whole API key (at least ${MIN_API_KEY_LENGTH} characters).`,
+describe('the shortest API key', () => {
+	// Literal lengths: MIN_API_KEY_LENGTH is a module constant, which mutation testing leaves alone.
+	it('a key of 8 characters is accepted', () => {
+		expect(check('12345678')).toMatchObject({ apiKey: '12345678' });
+	});
+
+	it('a key of 7 characters is refused, and the fix names the 8 needed', () => {
+		expect(check('1234567')).toEqual({
+			problem: `The API Key ${IN_CREDENTIAL} has only 7 characters, too few for an API key`,
+			fix: 'Open the credential and paste the whole API key (at least 8 characters).',
 		});
 	});
 });
 
 describe('a character that cannot travel as typed is named, with its position', () => {
-	const PASTE_AGAIN =
-		'A hidden or unusual character was pasted with it. Open the credential and paste the API Key again as a single line, copied from its source.';
+	// Literal names: NAMED_CHARACTERS is a module constant, which mutation testing leaves alone.
 	it.each([
 		['U+0001', '\u0001', 'a control character (U+0001)'],
 		['U+001F', '\u001f', 'a control character (U+001F)'],
@@ -36,27 +54,34 @@ describe('a character that cannot travel as typed is named, with its position', 
 		['U+0020 (space)', ' ', 'a space (U+0020)'],
 		['U+00E9 (é)', '\u00e9', 'the non-ASCII character "\u00e9" (U+00E9)'],
 		['U+0080', '\u0080', 'a control character (U+0080)'],
+		['a tab', '\t', 'a tab (U+0009)'],
+		['a line feed', '\n', 'a line break (U+000A)'],
+		['a carriage return', '\r', 'a line break (U+000D)'],
+		['a no-break space', '\u00a0', 'a no-break space (U+00A0)'],
+		['a soft hyphen', '\u00ad', 'a soft hyphen (U+00AD)'],
+		['a zero-width space', '\u200b', 'a zero-width space (U+200B)'],
+		['a zero-width non-joiner', '\u200c', 'a zero-width non-joiner (U+200C)'],
+		['a zero-width joiner', '\u200d', 'a zero-width joiner (U+200D)'],
+		['a word joiner', '\u2060', 'a word joiner (U+2060)'],
+		['a byte order mark', '\ufeff', 'a byte order mark (U+FEFF)'],
+		['a control character without a name of its own', '\u0085', 'a control character (U+0085)'],
+		['an invisible formatting character', '\u2062', 'an invisible formatting character (U+2062)'],
+		['an unusual space', '\u3000', 'an unusual space (U+3000)'],
 	])('%s', (_label, character, named) => {
 		expect(check(`abcd${character}efgh1234`)).toEqual({
-			problem: `The API Key in the Business CRM credential contains ${named} at position 5`,
-			fix: PASTE_AGAIN,
+			problem: `The API Key ${IN_CREDENTIAL} contains ${named} at position 5`,
+			fix: `${HIDDEN_CHARACTER} Open the credential and paste the API Key again as a single line, copied from its source.`,
 		});
 	});
 });
 
 describe('a missing value is empty, not text', () => {
 	it.each([undefined, null])('an API key that is %s', (apiKey) => {
-		expect(check(apiKey)).toEqual({
-			problem: 'The API Key in the Business CRM credential is empty',
-			fix: 'Open the credential and enter the API Key.',
-		});
+		expect(check(apiKey)).toEqual(empty('API Key'));
 	});
 
 	it('an organization ID that is null', () => {
-		expect(check('k'.repeat(20), null)).toEqual({
-			problem: 'The Organization ID in the Business CRM credential is empty',
-			fix: 'Open the credential and enter the Organization ID.',
-		});
+		expect(check('k'.repeat(20), null)).toEqual(empty('Organization ID'));
 	});
 });
 
@@ -75,10 +100,16 @@ describe('Allowed Domains, as the credential check reads them', () => {
 		expect(restricted('https://api.example.com', 'API.EXAMPLE.COM')).not.toHaveProperty('problem');
 	});
 
+	it('a host not on the list is refused, naming the host, the list and the fix', () => {
+		expect(restricted('https://api.example.com', 'other.example.com, *.example.org')).toEqual({
+			problem: `The Base URL's host api.example.com is not among the Allowed Domains of the Business CRM credential (other.example.com, *.example.org), so the node sends nothing`,
+			fix: 'Open the credential and add api.example.com to Allowed Domains, or set Allowed HTTP Request Domains to All.',
+		});
+	});
+
 	it('Specific Domains with no list at all is an empty list: refused, with the host to add', () => {
 		expect(restricted('https://api.example.com', undefined)).toEqual({
-			problem:
-				'The Business CRM credential allows Specific Domains but lists none, so the node sends nothing',
+			problem: NO_DOMAINS_LISTED,
 			fix: 'Open the credential and add api.example.com to Allowed Domains, or set Allowed HTTP Request Domains to All.',
 		});
 	});
@@ -88,6 +119,7 @@ describe('the Base URL is read as people type and paste it', () => {
 	// unknown: a credential saved without the field, or by hand, need not hold text.
 	const read = (baseUrl: unknown) =>
 		checkCredential({ baseUrl, apiKey: 'key-0123456789', organizationId: 'org_1' } as never);
+	const THE_BASE_URL = `The Base URL ${IN_CREDENTIAL}`;
 
 	it.each([
 		['api.example.com/http/v2', 'https://api.example.com/http/v2'],
@@ -101,6 +133,8 @@ describe('the Base URL is read as people type and paste it', () => {
 			'https://api.example.com/api/public/v1/tenant',
 			'https://api.example.com/api/public/v1/tenant',
 		],
+		// Visible, though not ASCII: the Base URL is not a header.
+		['https://api.example.com/\u00e9', 'https://api.example.com/\u00e9'],
 	])('%j is used as %j', (typed, used) => {
 		expect(read(typed)).toMatchObject({ baseUrl: used });
 	});
@@ -108,17 +142,19 @@ describe('the Base URL is read as people type and paste it', () => {
 	it.each([
 		['api.example.com/next?to=ftp://x', 'contains a query string or fragment (? or #).'],
 		['https://:8080/http://api.example.com', 'has no host name.'],
+		// A space is left to the spaces check; every other invisible character is named.
+		['https://api.example.com /x', 'contains spaces.'],
+		['https://api.example.com\u3000/x', 'contains an unusual space (U+3000) at position 24.'],
 	])('%j is refused: %s', (typed, reason) => {
 		expect(read(typed)).toMatchObject({
-			problem: `The Base URL in the Business CRM credential "${typed}" ${reason} Enter the API address only, e.g. https://api.example.com`,
+			problem: `${THE_BASE_URL} "${typed}" ${reason}${EXAMPLE}`,
 		});
 	});
 
 	it('a Base URL that is missing or not text is empty, and says so', () => {
 		for (const baseUrl of [undefined, null, 42]) {
 			expect(read(baseUrl)).toMatchObject({
-				problem:
-					'The Base URL in the Business CRM credential is empty. Enter the API address only, e.g. https://api.example.com',
+				problem: EMPTY_BASE_URL.replace('The Base URL', THE_BASE_URL) + EXAMPLE,
 			});
 		}
 	});
@@ -144,20 +180,13 @@ describe('a Base URL typed without a scheme is sent as https', () => {
 		).toMatchObject({ baseUrl: 'https://api.example.com' });
 	});
 
-	it('so an API that speaks only http never receives the request', async () => {
-		const api = await startApi((_request, _url, response) => json(response, 200, {}));
-		try {
+	it('so an API that speaks only http never receives the request', async () =>
+		await withApi(undefined, async (api) => {
 			const { error } = await runNode({
 				parameters: { resource: 'business', operation: 'get', businessId: byId('biz_1') },
-				credentials: {
-					...api.credentials,
-					baseUrl: api.credentials.baseUrl.replace('http://', ''),
-				},
+				credentials: { ...api.credentials, baseUrl: api.url.replace('http://', '') },
 			});
 			expect(error).toBeDefined();
 			expect(api.urls).toEqual([]);
-		} finally {
-			await stop(api.server);
-		}
-	});
+		}));
 });

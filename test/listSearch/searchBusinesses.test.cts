@@ -5,6 +5,7 @@
 import { startSandbox, type Sandbox, type SandboxBusiness } from '../sandbox/server.cjs';
 import { listBusinesses } from '../helpers/harness.cjs';
 import { credentialsFor } from '../helpers/fixtures.cjs';
+import { LIST_SEARCH_TIMEOUT_MS } from '../../nodes/BusinessCrm/api/requestSettings';
 
 describe('Business list search: names and search', () => {
 	let sandbox: Sandbox;
@@ -75,5 +76,13 @@ describe('Business list search: names and search', () => {
 		const nameless = sandbox.businesses[0];
 		const byId = await listBusinesses(credentialsFor(sandbox), nameless.id);
 		expect(byId.results).toEqual([{ name: nameless.id, value: nameless.id }]);
+	});
+});
+
+describe('timeouts', () => {
+	// By its value: a behavioural test would wait 30 s (test/api/one-road.test.cts waits them on a
+	// fast clock), and mutation testing leaves module constants alone.
+	it('the business list search gives up after 30 s', () => {
+		expect(LIST_SEARCH_TIMEOUT_MS).toBe(30_000);
 	});
 });

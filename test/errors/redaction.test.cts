@@ -1,0 +1,39 @@
+/** Which secrets are cut out of messages (errors/redaction.ts), and in which of their encodings. */
+import { redact } from '../../nodes/BusinessCrm/errors/redaction';
+
+describe('secrets are redacted from 4 characters on, in every encoding', () => {
+	// Literal lengths: MIN_SECRET_LENGTH is a module constant, which mutation testing leaves alone.
+	it.each([
+		['abcd abc', 'abcd', '[redacted] abc'],
+		['the key abcd was refused', 'abcd', 'the key [redacted] was refused'],
+		['abc', 'abc', 'abc'],
+		['the key abc was refused', 'abc', 'the key abc was refused'],
+	])('in %j, the secret %j leaves %j', (text, secret, shown) => {
+		expect(redact(text, [secret])).toBe(shown);
+	});
+
+	it('every encoded form of each character is redacted', () => {
+		const secret = `a"&<>'/\\ b`;
+		const forms = [
+			'a&quot;&amp;&lt;&gt;&apos;/\\ b',
+			'a&#34;&#38;&#60;&#62;&#39;&#47;&#92;&#32;b',
+			'a&#x22;&#X26;&#x3c;&#x3E;&#x27;&#x2f;&#x5C;&#x20;b',
+			'a%22%26%3C%3E%27%2F%5C%20b',
+			'a%22%26%3c%3e%27%2f%5c+b',
+			'a%2522%2526%253C%253E%2527%252F%255C%2520b',
+			'a\\"&<>\'\\/\\\\ b',
+			'\\u0061\\u0022\\u0026\\u003c\\u003E\\u0027\\u002f\\u005C\\u0020\\u0062',
+		];
+		for (const form of forms) expect(redact(`[${form}]`, [secret])).toBe('[[redacted]]');
+	});
+
+	it('a secret holding regular-expression characters is matched as written', () => {
+		const secret = '.*+?^${}()|[]-';
+		expect(redact(`x${secret}x`, [secret])).toBe('x[redacted]x');
+		expect(redact('x..............x', [secret])).toBe('x..............x');
+	});
+
+	it('the longer of two overlapping secrets is cut out whole', () => {
+		expect(redact('pass-word-long', ['pass', 'pass-word-long'])).toBe('[redacted]');
+	});
+});
