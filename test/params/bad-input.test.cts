@@ -1,37 +1,48 @@
 /**
  * Bad input: every value the node must refuse before it sends anything, with the exact message
- * and on the right item; values that must be sent, but only ever to the path they name
- * (percent-encoded business ids); and the Base URL mistakes the node repairs.
+ * and on the right item; and the Base URL mistakes the node repairs.
  */
 import type { INodeParameters } from 'n8n-workflow';
 import { type Sandbox } from '../sandbox/server.cjs';
 import { runNode, type CrmCredentials, type RunResult } from '../helpers/harness.cjs';
-import { byId, credentialsFor, useSandbox } from '../helpers/fixtures.cjs';
+import { byId, credentialsFor, useSandbox, createAda } from '../helpers/fixtures.cjs';
+import {
+	DOT_BUSINESS_HELP,
+	EMPTY_BUSINESS,
+	EMPTY_BUSINESS_HELP,
+	GIVES_A_VALUE,
+	LIMIT_HELP,
+	RETURN_ALL_HELP,
+} from '../../nodes/BusinessCrm/params/parameters';
+import {
+	MAX_RETRIES_HELP,
+	MAX_WAIT_HELP,
+	PAGES_HELP,
+} from '../../nodes/BusinessCrm/params/options';
+import {
+	API_ID_HELP,
+	NO_NAME_HELP,
+	RESERVED_HELP,
+	TWICE_HELP,
+} from '../../nodes/BusinessCrm/resources/customer/create/body';
+import { CREATE_URL as ADD } from '../../nodes/BusinessCrm/resources/customer/create/request';
+import { BUSINESS_LIST, CUSTOMER_LIST } from '../../nodes/BusinessCrm/api/lists';
+import {
+	BASE_URL_FIX,
+	HIDDEN_CHARACTER,
+	IN_CREDENTIAL,
+} from '../../nodes/BusinessCrm/credential/credential';
+import { EXAMPLE } from '../../nodes/BusinessCrm/credential/baseUrl';
 
-const CUSTOMERS = '/api/public/v1/customers';
-const ADD = '/api/business/crm/customer/add';
-const BUSINESS_LIST = '/api/business/list/all';
+const CUSTOMERS = CUSTOMER_LIST.url;
 
 /** Stands for the id of a business the sandbox has (the tables are built before it starts). */
 const KNOWN_BUSINESS = '<known business>';
 /** The expression every item-level case feeds its value through. */
 const FROM_ITEM = '={{ $json.v }}';
 
-const LIMIT_HELP =
-	'Set Limit to how many items to return, or turn on Return All to read every item.';
-const EMPTY_BUSINESS_HELP =
-	'Pick a business from the list, or enter its ID (By ID). When the ID comes from an expression, check that the expression gives a value for this item.';
-const DOT_BUSINESS_HELP = 'Enter the ID of a business, as shown in the business list.';
-const nameHelp = (label: string) =>
-	`Enter the customer's ${label}. When it comes from an expression, check that the expression gives a value for this item.`;
-const NO_NAME_HELP = 'Give every custom field a name, or remove the empty one.';
 const ownFieldHelp = (field: string) =>
 	`Enter it in the node's ${field} field, or give the custom field another name.`;
-const API_ID_HELP =
-	'The API assigns each new customer its id and ignores one that is sent. Remove the custom field, or give it another name.';
-const TWICE_HELP = 'Give each custom field a different name.';
-const RESERVED_HELP =
-	'__proto__, constructor and prototype are reserved in JSON objects, and a name may not hold a line break or another control character. Give the custom field another name.';
 
 /**
  * The json of a Continue On Fail error item: the message, then the advice, under `error` alone
@@ -59,31 +70,21 @@ interface Refusal {
 	requiredByN8n?: string;
 }
 
-const customerGetMany = (value: unknown): INodeParameters => ({
-	resource: 'customer',
+const getMany = (resource: 'customer' | 'business') => (value: unknown) => ({
+	resource,
 	operation: 'getAll',
 	returnAll: false,
 	limit: value as number,
 });
-const businessGetMany = (value: unknown): INodeParameters => ({
-	resource: 'business',
-	operation: 'getAll',
-	returnAll: false,
-	limit: value as number,
-});
+const customerGetMany = getMany('customer');
+const businessGetMany = getMany('business');
 const businessGet = (value: unknown): INodeParameters => ({
 	resource: 'business',
 	operation: 'get',
 	businessId: byId(value as string),
 });
-const create = (overrides: INodeParameters): INodeParameters => ({
-	resource: 'customer',
-	operation: 'create',
-	businessId: byId(KNOWN_BUSINESS),
-	firstName: 'Ada',
-	lastName: 'Lovelace',
-	...overrides,
-});
+const create = (overrides: INodeParameters): INodeParameters =>
+	createAda(KNOWN_BUSINESS, overrides);
 const createWithCustomField = (value: unknown): INodeParameters =>
 	create({
 		additionalFields: {
@@ -96,13 +97,17 @@ const createWithCustomField = (value: unknown): INodeParameters =>
 		},
 	});
 
-const limitRefusal = (bad: unknown, shown: string): [string, Refusal] => [
-	`Customer Get Many, Limit ${shown}`,
+const limitRefusal = (
+	bad: unknown,
+	shown: string,
+	resource: 'customer' | 'business' = 'customer',
+): [string, Refusal] => [
+	`${resource === 'customer' ? 'Customer' : 'Business'} Get Many, Limit ${shown}`,
 	{
-		parameters: customerGetMany,
+		parameters: getMany(resource),
 		bad,
 		good: 2,
-		path: CUSTOMERS,
+		path: resource === 'customer' ? CUSTOMERS : BUSINESS_LIST.url,
 		message: `Limit must be a whole number from 1 to 1,000,000, not ${shown}`,
 		description: LIMIT_HELP,
 	},
@@ -139,7 +144,7 @@ const nameRefusal = (
 		good: 'Grace',
 		path: ADD,
 		message: `${label} is empty or only spaces`,
-		description: nameHelp(label.toLowerCase()),
+		description: `Enter the customer's ${label.toLowerCase()}. ${GIVES_A_VALUE}`,
 		requiredByN8n: bad === '' ? label : undefined,
 	},
 ];
@@ -172,7 +177,32 @@ const returnAllRefusal = (bad: unknown, shown: string): [string, Refusal] => [
 		good: 'true',
 		path: CUSTOMERS,
 		message: `Return All must be true or false, not ${shown}`,
-		description: 'Turn Return All on or off, or make its expression give true or false.',
+		description: RETURN_ALL_HELP,
+	},
+];
+
+/** What each of Options' settings must be, and the advice that comes with it. */
+const OPTION_RULES = {
+	maxRetries: ['Max Retries must be a whole number from 0 to 100', MAX_RETRIES_HELP],
+	maxRetryWait: ['Max Total Wait must be from 0 to 3600 seconds', MAX_WAIT_HELP],
+	pagesInParallel: ['Pages Read at Once must be a whole number from 1 to 10', PAGES_HELP],
+};
+
+const optionRefusal = (
+	option: keyof typeof OPTION_RULES,
+	title: string,
+	bad: unknown,
+	good: unknown,
+	shown: string,
+): [string, Refusal] => [
+	`Options, ${title}`,
+	{
+		parameters: (value) => ({ ...businessGetMany(2), options: { [option]: value as number } }),
+		bad,
+		good,
+		path: BUSINESS_LIST.url,
+		message: `${OPTION_RULES[option][0]}, not ${shown}`,
+		description: OPTION_RULES[option][1],
 	},
 ];
 
@@ -186,36 +216,16 @@ const REFUSALS: Array<[string, Refusal]> = [
 	limitRefusal('', '""'),
 	limitRefusal(1_000_001, '1000001'),
 	limitRefusal(1e12, '1000000000000'),
-	[
-		'Business Get Many, Limit 0',
-		{
-			parameters: businessGetMany,
-			bad: 0,
-			good: 2,
-			path: BUSINESS_LIST,
-			message: 'Limit must be a whole number from 1 to 1,000,000, not 0',
-			description: LIMIT_HELP,
-		},
-	],
-	[
-		'Business Get Many, Limit "abc"',
-		{
-			parameters: businessGetMany,
-			bad: 'abc',
-			good: 2,
-			path: BUSINESS_LIST,
-			message: 'Limit must be a whole number from 1 to 1,000,000, not "abc"',
-			description: LIMIT_HELP,
-		},
-	],
-	businessIdRefusal('get', '', 'Business is empty or only spaces', EMPTY_BUSINESS_HELP),
-	businessIdRefusal('get', '   ', 'Business is empty or only spaces', EMPTY_BUSINESS_HELP),
-	businessIdRefusal('get', '\t\n', 'Business is empty or only spaces', EMPTY_BUSINESS_HELP),
+	limitRefusal(0, '0', 'business'),
+	limitRefusal('abc', '"abc"', 'business'),
+	businessIdRefusal('get', '', EMPTY_BUSINESS, EMPTY_BUSINESS_HELP),
+	businessIdRefusal('get', '   ', EMPTY_BUSINESS, EMPTY_BUSINESS_HELP),
+	businessIdRefusal('get', '\t\n', EMPTY_BUSINESS, EMPTY_BUSINESS_HELP),
 	businessIdRefusal('get', '.', '"." is not a valid business ID', DOT_BUSINESS_HELP),
 	businessIdRefusal('get', '..', '".." is not a valid business ID', DOT_BUSINESS_HELP),
 	businessIdRefusal('get', ' .. ', '".." is not a valid business ID', DOT_BUSINESS_HELP),
-	businessIdRefusal('create', '', 'Business is empty or only spaces', EMPTY_BUSINESS_HELP),
-	businessIdRefusal('create', '  ', 'Business is empty or only spaces', EMPTY_BUSINESS_HELP),
+	businessIdRefusal('create', '', EMPTY_BUSINESS, EMPTY_BUSINESS_HELP),
+	businessIdRefusal('create', '  ', EMPTY_BUSINESS, EMPTY_BUSINESS_HELP),
 	businessIdRefusal('create', '..', '".." is not a valid business ID', DOT_BUSINESS_HELP),
 	nameRefusal('firstName', '', 'First Name'),
 	nameRefusal('firstName', '   ', 'First Name'),
@@ -273,129 +283,15 @@ const REFUSALS: Array<[string, Refusal]> = [
 	returnAllRefusal('TRUE ', '"TRUE "'),
 	returnAllRefusal(1, '1'),
 	customFieldRefusal(' Company ', 'Custom field "Company" is given twice', TWICE_HELP),
-	[
-		'Options, Max Retries -1',
-		{
-			parameters: (value) => ({ ...businessGetMany(2), options: { maxRetries: value as number } }),
-			bad: -1,
-			good: 0,
-			path: BUSINESS_LIST,
-			message: 'Max Retries must be a whole number from 0 to 100, not -1',
-			description:
-				'Set Options › Max Retries to how often a rate-limited request may be sent again.',
-		},
-	],
-	[
-		'Options, Max Total Wait 3601',
-		{
-			parameters: (value) => ({
-				...businessGetMany(2),
-				options: { maxRetryWait: value as number },
-			}),
-			bad: 3601,
-			good: 3600,
-			path: BUSINESS_LIST,
-			message: 'Max Total Wait must be from 0 to 3600 seconds, not 3601',
-			description:
-				'Set Options › Max Total Wait to how long one request may wait for the rate limit in all.',
-		},
-	],
-	[
-		'Options, Max Retries 101 (100 is the most)',
-		{
-			parameters: (value) => ({ ...businessGetMany(2), options: { maxRetries: value as number } }),
-			bad: 101,
-			good: 100,
-			path: BUSINESS_LIST,
-			message: 'Max Retries must be a whole number from 0 to 100, not 101',
-			description:
-				'Set Options › Max Retries to how often a rate-limited request may be sent again.',
-		},
-	],
-	[
-		'Options, Max Retries of spaces (text "7" is 7)',
-		{
-			parameters: (value) => ({ ...businessGetMany(2), options: { maxRetries: value as number } }),
-			bad: '  ',
-			good: '7',
-			path: BUSINESS_LIST,
-			message: 'Max Retries must be a whole number from 0 to 100, not "  "',
-			description:
-				'Set Options › Max Retries to how often a rate-limited request may be sent again.',
-		},
-	],
-	[
-		'Options, Max Retries true',
-		{
-			parameters: (value) => ({ ...businessGetMany(2), options: { maxRetries: value as number } }),
-			bad: true,
-			good: 0,
-			path: BUSINESS_LIST,
-			message: 'Max Retries must be a whole number from 0 to 100, not true',
-			description:
-				'Set Options › Max Retries to how often a rate-limited request may be sent again.',
-		},
-	],
-	[
-		'Options, Max Total Wait -1 (0 is the least)',
-		{
-			parameters: (value) => ({
-				...businessGetMany(2),
-				options: { maxRetryWait: value as number },
-			}),
-			bad: -1,
-			good: 0,
-			path: BUSINESS_LIST,
-			message: 'Max Total Wait must be from 0 to 3600 seconds, not -1',
-			description:
-				'Set Options › Max Total Wait to how long one request may wait for the rate limit in all.',
-		},
-	],
-	[
-		'Options, Max Total Wait "soon"',
-		{
-			parameters: (value) => ({
-				...businessGetMany(2),
-				options: { maxRetryWait: value as number },
-			}),
-			bad: 'soon',
-			good: '30',
-			path: BUSINESS_LIST,
-			message: 'Max Total Wait must be from 0 to 3600 seconds, not "soon"',
-			description:
-				'Set Options › Max Total Wait to how long one request may wait for the rate limit in all.',
-		},
-	],
-	[
-		'Options, Max Total Wait of spaces',
-		{
-			parameters: (value) => ({
-				...businessGetMany(2),
-				options: { maxRetryWait: value as number },
-			}),
-			bad: ' ',
-			good: ' 5 ',
-			path: BUSINESS_LIST,
-			message: 'Max Total Wait must be from 0 to 3600 seconds, not " "',
-			description:
-				'Set Options › Max Total Wait to how long one request may wait for the rate limit in all.',
-		},
-	],
-	[
-		'Options, Pages Read at Once 0',
-		{
-			parameters: (value) => ({
-				...businessGetMany(2),
-				options: { pagesInParallel: value as number },
-			}),
-			bad: 0,
-			good: 1,
-			path: BUSINESS_LIST,
-			message: 'Pages Read at Once must be a whole number from 1 to 10, not 0',
-			description:
-				'Set Options › Pages Read at Once to how many pages of the list may be asked for at the same time (1 reads page after page).',
-		},
-	],
+	optionRefusal('maxRetries', 'Max Retries -1', -1, 0, '-1'),
+	optionRefusal('maxRetryWait', 'Max Total Wait 3601', 3601, 3600, '3601'),
+	optionRefusal('maxRetries', 'Max Retries 101 (100 is the most)', 101, 100, '101'),
+	optionRefusal('maxRetries', 'Max Retries of spaces (text "7" is 7)', '  ', '7', '"  "'),
+	optionRefusal('maxRetries', 'Max Retries true', true, 0, 'true'),
+	optionRefusal('maxRetryWait', 'Max Total Wait -1 (0 is the least)', -1, 0, '-1'),
+	optionRefusal('maxRetryWait', 'Max Total Wait "soon"', 'soon', '30', '"soon"'),
+	optionRefusal('maxRetryWait', 'Max Total Wait of spaces', ' ', ' 5 ', '" "'),
+	optionRefusal('pagesInParallel', 'Pages Read at Once 0', 0, 1, '0'),
 ];
 
 describe('Bad input', () => {
@@ -516,150 +412,85 @@ describe('Bad input', () => {
 		});
 	});
 
-	describe('business ids are sent percent-encoded, to exactly /api/business/<id>', () => {
-		it.each([
-			['a/b', '/api/business/a%2Fb'],
-			['a?b=1', '/api/business/a%3Fb%3D1'],
-			['a#b', '/api/business/a%23b'],
-			['biz/../list/all', '/api/business/biz%2F..%2Flist%2Fall'],
-			['../../public/v1/customers', '/api/business/..%2F..%2Fpublic%2Fv1%2Fcustomers'],
-			['x..y', '/api/business/x..y'],
-			['...', '/api/business/...'],
-			['biz 1', '/api/business/biz%201'],
-			['café-€', '/api/business/caf%C3%A9-%E2%82%AC'],
-			['東京', '/api/business/%E6%9D%B1%E4%BA%AC'],
-			['100%', '/api/business/100%25'],
-			['%2e%2e', '/api/business/%252e%252e'],
-			['a&b=c+d', '/api/business/a%26b%3Dc%2Bd'],
-		])('%j goes to %s, and the 404 names it', async (id, path) => {
-			const { items, error } = await run(businessGet(id));
-			expect(items).toEqual([]);
-			expect(
-				sandbox.requests.map((request) => [request.method, request.path, request.status]),
-			).toEqual([['GET', path, 404]]);
-			expect(error?.message).toBe(
-				`Get business failed: the Business CRM API answered 404 "Not Found: Business ${id} not found"`,
-			);
-			expect(error?.description).toBe(
-				`No business with ID "${id}" was found in this organization. Check the ID, or pick the business from the list.`,
-			);
-			expect((error as { httpCode?: string } | undefined)?.httpCode).toBe('404');
-		});
-
-		it('gets a business whose id holds /, ?, #, .., a space and non-ASCII', async () => {
-			const odd = { ...sandbox.businesses[0], id: 'biz/../x?y=1#z ü' };
-			sandbox.businesses.push(odd);
-			try {
-				const { items, error } = await run(businessGet(odd.id));
-				expect(error).toBeUndefined();
-				expect(items).toEqual([{ json: odd, pairedItem: { item: 0 } }]);
-				expect(sandbox.requests.map((request) => request.path)).toEqual([
-					'/api/business/biz%2F..%2Fx%3Fy%3D1%23z%20%C3%BC',
-				]);
-			} finally {
-				sandbox.businesses.pop();
-			}
-		});
-
-		it('trims the id before encoding it', async () => {
-			const { error } = await run(businessGet(`  ${sandbox.businesses[1].id}\n`));
-			expect(error).toBeUndefined();
-			expect(sandbox.requests.map((request) => request.path)).toEqual([
-				`/api/business/${sandbox.businesses[1].id}`,
-			]);
-		});
-	});
-
 	describe('the credential is checked before anything is sent', () => {
-		const BASE_URL_HELP = 'Open the credential and correct the Base URL.';
-		const EXAMPLE = ' Enter the API address only, e.g. https://api.example.com';
-		const PASTE_AGAIN = (label: string) =>
-			`A hidden or unusual character was pasted with it. Open the credential and paste the ${label} again as a single line, copied from its source.`;
-		const cases: Array<[string, (s: Sandbox) => Partial<CrmCredentials>, string, string]> = [
-			[
+		type Case = [string, (s: Sandbox) => Partial<CrmCredentials>, string, string];
+		/** A Base URL refused: the problem after "The Base URL in the … credential". */
+		const baseUrlCase = (title: string, credentials: Case[1], problem: string): Case => [
+			title,
+			credentials,
+			`The Base URL ${IN_CREDENTIAL} ${problem}${EXAMPLE}`,
+			BASE_URL_FIX,
+		];
+		/** A header value refused: empty, or holding a character that was pasted with it. */
+		const fieldCase = (
+			title: string,
+			credentials: Case[1],
+			label: string,
+			problem: string,
+		): Case => [
+			title,
+			credentials,
+			`The ${label} ${IN_CREDENTIAL} ${problem}`,
+			problem === 'is empty'
+				? `Open the credential and enter the ${label}.`
+				: `${HIDDEN_CHARACTER} Open the credential and paste the ${label} again as a single line, copied from its source.`,
+		];
+		const cases: Case[] = [
+			baseUrlCase(
 				'a Base URL with another scheme (ftp)',
 				(s) => ({ baseUrl: `ftp://127.0.0.1:${s.port}` }),
-				'The Base URL in the Business CRM credential "ftp://127.0.0.1:PORT" does not start with http:// or https://.' +
-					EXAMPLE,
-				BASE_URL_HELP,
-			],
-			[
+				'"ftp://127.0.0.1:PORT" does not start with http:// or https://.',
+			),
+			baseUrlCase(
 				'a Base URL with a query string',
 				(s) => ({ baseUrl: `${s.url}/?tenant=1` }),
-				'The Base URL in the Business CRM credential "http://127.0.0.1:PORT/?tenant=1" contains a query string or fragment (? or #).' +
-					EXAMPLE,
-				BASE_URL_HELP,
-			],
-			[
+				'"http://127.0.0.1:PORT/?tenant=1" contains a query string or fragment (? or #).',
+			),
+			baseUrlCase(
 				'a Base URL with a fragment',
 				(s) => ({ baseUrl: `${s.url}#api` }),
-				'The Base URL in the Business CRM credential "http://127.0.0.1:PORT#api" contains a query string or fragment (? or #).' +
-					EXAMPLE,
-				BASE_URL_HELP,
-			],
-			[
-				'an empty Base URL',
-				() => ({ baseUrl: '' }),
-				'The Base URL in the Business CRM credential is empty.' + EXAMPLE,
-				BASE_URL_HELP,
-			],
-			[
-				'a Base URL of spaces only',
-				() => ({ baseUrl: '   ' }),
-				'The Base URL in the Business CRM credential is empty.' + EXAMPLE,
-				BASE_URL_HELP,
-			],
-			[
+				'"http://127.0.0.1:PORT#api" contains a query string or fragment (? or #).',
+			),
+			baseUrlCase('an empty Base URL', () => ({ baseUrl: '' }), 'is empty.'),
+			baseUrlCase('a Base URL of spaces only', () => ({ baseUrl: '   ' }), 'is empty.'),
+			baseUrlCase(
 				'a Base URL without a host',
 				() => ({ baseUrl: 'http://' }),
-				'The Base URL in the Business CRM credential "http://" has no host name.' + EXAMPLE,
-				BASE_URL_HELP,
-			],
-			[
+				'"http://" has no host name.',
+			),
+			baseUrlCase(
 				'a Base URL with a space inside',
 				(s) => ({ baseUrl: `http://127.0.0.1 :${s.port}` }),
-				'The Base URL in the Business CRM credential "http://127.0.0.1 :PORT" contains spaces.' +
-					EXAMPLE,
-				BASE_URL_HELP,
-			],
-			[
+				'"http://127.0.0.1 :PORT" contains spaces.',
+			),
+			fieldCase(
 				'an API key with a line break inside',
 				(s) => ({ apiKey: `${s.apiKey.slice(0, 12)}\n${s.apiKey.slice(12)}` }),
-				'The API Key in the Business CRM credential contains a line break (U+000A) at position 13',
-				PASTE_AGAIN('API Key'),
-			],
-			[
+				'API Key',
+				'contains a line break (U+000A) at position 13',
+			),
+			fieldCase(
 				'an API key with CR LF inside',
 				(s) => ({ apiKey: `${s.apiKey.slice(0, 12)}\r\n${s.apiKey.slice(12)}` }),
-				'The API Key in the Business CRM credential contains a line break (U+000D) at position 13',
-				PASTE_AGAIN('API Key'),
-			],
-			[
-				'an empty API key',
-				() => ({ apiKey: '' }),
-				'The API Key in the Business CRM credential is empty',
-				'Open the credential and enter the API Key.',
-			],
-			[
-				'an API key of whitespace only',
-				() => ({ apiKey: ' \n ' }),
-				'The API Key in the Business CRM credential is empty',
-				'Open the credential and enter the API Key.',
-			],
-			[
+				'API Key',
+				'contains a line break (U+000D) at position 13',
+			),
+			fieldCase('an empty API key', () => ({ apiKey: '' }), 'API Key', 'is empty'),
+			fieldCase('an API key of whitespace only', () => ({ apiKey: ' \n ' }), 'API Key', 'is empty'),
+			fieldCase(
 				'an organization ID with a line break inside',
 				(s) => ({
 					organizationId: `${s.organizationId.slice(0, 6)}\n${s.organizationId.slice(6)}`,
 				}),
-				'The Organization ID in the Business CRM credential contains a line break (U+000A) at position 7',
-				PASTE_AGAIN('Organization ID'),
-			],
-			[
+				'Organization ID',
+				'contains a line break (U+000A) at position 7',
+			),
+			fieldCase(
 				'an empty organization ID',
 				() => ({ organizationId: '' }),
-				'The Organization ID in the Business CRM credential is empty',
-				'Open the credential and enter the Organization ID.',
-			],
+				'Organization ID',
+				'is empty',
+			),
 		];
 
 		it.each(cases)('refuses %s', async (_title, credentials, message, description) => {
@@ -680,10 +511,10 @@ describe('Bad input', () => {
 				onError: 'continueRegularOutput',
 			});
 			expect(error).toBeUndefined();
-			const message = `The Base URL in the Business CRM credential "ftp://127.0.0.1:${sandbox.port}" does not start with http:// or https://.${EXAMPLE}`;
+			const message = `The Base URL ${IN_CREDENTIAL} "ftp://127.0.0.1:${sandbox.port}" does not start with http:// or https://.${EXAMPLE}`;
 			expect(items).toEqual([
-				{ json: errorJson(message, BASE_URL_HELP), pairedItem: { item: 0 } },
-				{ json: errorJson(message, BASE_URL_HELP), pairedItem: { item: 1 } },
+				{ json: errorJson(message, BASE_URL_FIX), pairedItem: { item: 0 } },
+				{ json: errorJson(message, BASE_URL_FIX), pairedItem: { item: 1 } },
 			]);
 			expect(sandbox.requests).toEqual([]);
 		});

@@ -6,17 +6,15 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { type Sandbox } from '../sandbox/server.cjs';
 import { runNode } from '../helpers/harness.cjs';
-import { byId, credentialsFor, requestsTo, useSandbox } from '../helpers/fixtures.cjs';
+import { byId, credentialsFor, requestsTo, useSandbox, createAda } from '../helpers/fixtures.cjs';
+import { PICK_A_FIELD } from '../../nodes/BusinessCrm/params/parameters';
+import { EMPTY_FILTER, EMPTY_FILTER_HELP } from '../../nodes/BusinessCrm/resources/customer/getAll';
 
 const CUSTOMERS = '/api/public/v1/customers';
 const ADD = '/api/business/crm/customer/add';
 
 const listHelp = (label: string, expression: string) =>
 	`${label} takes one value, and the expression gave a list. Pick one value, for example the first with {{ ${expression}[0] }}, or split the list into items first (Split Out node) to handle each value.`;
-const EMPTY_FILTER =
-	'Filters › Business is empty, so the node would read the customers of every business';
-const EMPTY_FILTER_HELP =
-	'Pick a business under Filters › Business or enter its ID. To read the customers of every business, remove the filter. When the ID comes from an expression, check that the expression gives a value for this item.';
 
 describe('one value where one value is expected', () => {
 	let sandbox: Sandbox;
@@ -30,14 +28,7 @@ describe('one value where one value is expected', () => {
 			items: items as never,
 			onError: 'continueRegularOutput',
 		});
-	const create = (extra: INodeParameters): INodeParameters => ({
-		resource: 'customer',
-		operation: 'create',
-		businessId: byId(business()),
-		firstName: 'Ada',
-		lastName: 'Lovelace',
-		...extra,
-	});
+	const create = (extra: INodeParameters): INodeParameters => createAda(business(), extra);
 	/** The json of a Continue On Fail error item. */
 	const failed = (message: string, description: string) => ({
 		error: `${message}. ${description}`,
@@ -130,7 +121,7 @@ describe('one value where one value is expected', () => {
 			expect(items[0].json).toEqual(
 				failed(
 					'Email is an object, not one value',
-					'Email takes one value, and the expression gave an object ({{ $json.customer }}). Pick the field you mean, for example {{ $json.customer.email }} rather than {{ $json.customer }}.',
+					`Email takes one value, and the expression gave an object ({{ $json.customer }}). ${PICK_A_FIELD}`,
 				),
 			);
 			expect(requestsTo(sandbox, ADD)).toEqual([]);

@@ -1,10 +1,10 @@
 /** Parameter readers (params/parameters.ts) beyond the bad-input and one-value suites. */
-import { startApi, json, stop } from '../helpers/scripted-api.cjs';
+import { startApi } from '../helpers/scripted-api.cjs';
 import { runNode } from '../helpers/harness.cjs';
 
 describe('Return All from an expression', () => {
 	it('anything but true or false is refused, not guessed', async () => {
-		const api = await startApi((_request, _url, response) => json(response, 200, {}));
+		const api = await startApi();
 		try {
 			const { error } = await runNode({
 				parameters: { resource: 'customer', operation: 'getAll', returnAll: '={{ "yes" }}' },
@@ -13,7 +13,7 @@ describe('Return All from an expression', () => {
 			expect(error?.message).toBe('Return All must be true or false, not "yes"');
 			expect(api.urls).toEqual([]);
 		} finally {
-			await stop(api.server);
+			await api.close();
 		}
 	});
 });

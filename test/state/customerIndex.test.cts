@@ -60,36 +60,59 @@ describe('one phone number in two formats', () => {
 			.find('phone', phoneKey(wanted))
 			.map((customer) => customer.id);
 
-	it('phone numbers with and without a country code match', () => {
-		expect(found('+1 202 555 0236', '(202) 555-0236')).toEqual(['cust_1']);
-		expect(found('(202) 555-0236', '+1 202 555 0236')).toEqual(['cust_1']);
-		expect(found('+44 20 7946 0958', '20 7946 0958')).toEqual(['cust_1']);
-		expect(samePhone('12025550236', '2025550236')).toBe(true);
-		expect(samePhone('2025550236', '12025550236')).toBe(true);
-	});
-
-	it('a trunk prefix 0 or an international prefix 00 is ignored', () => {
-		expect(found('+44 20 7946 0958', '020 7946 0958')).toEqual(['cust_1']);
-		expect(found('0044 20 7946 0958', '+44 20 7946 0958')).toEqual(['cust_1']);
-		expect(found('020 7946 0958', '0044 20 7946 0958')).toEqual(['cust_1']);
-		expect(samePhone('0123', '123')).toBe(true);
-		// Every leading zero, not only the first: below 7 digits only the same digits match.
-		expect(samePhone('00123', '123')).toBe(true);
-	});
-
-	it('numbers that end alike but differ before their last digits are different numbers', () => {
-		expect(found('+1 202 555 0236', '+1 303 555 0236')).toEqual([]);
-		expect(found('+1 202 555 0236', '+44 202 555 0236')).toEqual([]);
-		expect(samePhone('12025550236', '2035550236')).toBe(false);
-	});
-
-	it('a shorter number ends a longer one only with at least 7 digits; below that only the same digits match', () => {
-		expect(found('+1 202 555 0236', '555 0236')).toEqual(['cust_1']);
-		expect(found('+1 202 555 0236', '55 0236')).toEqual([]);
-		expect(found('123456', '0123456')).toEqual(['cust_1']);
-		expect(samePhone('5550236', '2025550236')).toBe(true);
-		expect(samePhone('550236', '2025550236')).toBe(false);
-		expect(samePhone('550236', '550236')).toBe(true);
+	/** [stored, typed, whether they are one number]: through the index, then as bare digits. */
+	type Pairs = Array<[string, string, boolean]>;
+	it.each<[string, Pairs, Pairs]>([
+		[
+			'phone numbers with and without a country code match',
+			[
+				['+1 202 555 0236', '(202) 555-0236', true],
+				['(202) 555-0236', '+1 202 555 0236', true],
+				['+44 20 7946 0958', '20 7946 0958', true],
+			],
+			[
+				['12025550236', '2025550236', true],
+				['2025550236', '12025550236', true],
+			],
+		],
+		[
+			// Every leading zero, not only the first: below 7 digits only the same digits match.
+			'a trunk prefix 0 or an international prefix 00 is ignored',
+			[
+				['+44 20 7946 0958', '020 7946 0958', true],
+				['0044 20 7946 0958', '+44 20 7946 0958', true],
+				['020 7946 0958', '0044 20 7946 0958', true],
+			],
+			[
+				['0123', '123', true],
+				['00123', '123', true],
+			],
+		],
+		[
+			'numbers that end alike but differ before their last digits are different numbers',
+			[
+				['+1 202 555 0236', '+1 303 555 0236', false],
+				['+1 202 555 0236', '+44 202 555 0236', false],
+			],
+			[['12025550236', '2035550236', false]],
+		],
+		[
+			'a shorter number ends a longer one only with at least 7 digits; below that only the same digits match',
+			[
+				['+1 202 555 0236', '555 0236', true],
+				['+1 202 555 0236', '55 0236', false],
+				['123456', '0123456', true],
+			],
+			[
+				['5550236', '2025550236', true],
+				['550236', '2025550236', false],
+				['550236', '550236', true],
+			],
+		],
+	])('%s', (_title, listed, digits) => {
+		for (const [stored, typed, same] of listed)
+			expect(found(stored, typed)).toEqual(same ? ['cust_1'] : []);
+		for (const [stored, typed, same] of digits) expect(samePhone(stored, typed)).toBe(same);
 	});
 
 	it('a number without its area code matches every number that ends with it (the price of the rule)', () => {

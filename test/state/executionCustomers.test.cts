@@ -12,11 +12,19 @@ import {
 	type ChainedNode,
 	type CrmCredentials,
 } from '../helpers/harness.cjs';
-import { byId, credentialsFor, requestsTo, useSandbox } from '../helpers/fixtures.cjs';
+import { credentialsFor, requestsTo, useSandbox, createAda } from '../helpers/fixtures.cjs';
 import { skipMark } from '../helpers/skip-mark.cjs';
+import { EARLIER_MAYBE_CREATED } from '../../nodes/BusinessCrm/resources/customer/create/skipExisting';
 
 const ADD = '/api/business/crm/customer/add';
 const CUSTOMERS = '/api/public/v1/customers';
+
+const findByEmail = (email: string): INodeParameters => ({
+	resource: 'customer',
+	operation: 'find',
+	findBy: 'email',
+	email,
+});
 
 /** A Find by email; a Not-Found item keeps the chain going when nobody matches. */
 const findNode = (
@@ -26,14 +34,7 @@ const findNode = (
 	credentials?: CrmCredentials,
 ): ChainedNode => ({
 	name,
-	parameters: {
-		resource: 'customer',
-		operation: 'find',
-		findBy: 'email',
-		email,
-		whenNothingMatches: 'notFoundItem',
-		...extra,
-	},
+	parameters: { ...findByEmail(email), whenNothingMatches: 'notFoundItem', ...extra },
 	onError: 'continueRegularOutput',
 	credentials,
 });
@@ -47,15 +48,7 @@ const createNode = (
 	credentials?: CrmCredentials,
 ): ChainedNode => ({
 	name,
-	parameters: {
-		resource: 'customer',
-		operation: 'create',
-		businessId: byId(businessId),
-		firstName: 'Ada',
-		lastName: 'Lovelace',
-		additionalFields: { email },
-		...extra,
-	},
+	parameters: createAda(businessId, { additionalFields: { email }, ...extra }),
 	onError: 'continueRegularOutput',
 	credentials,
 });
@@ -154,30 +147,24 @@ describe('the Business CRM node runs of one execution', () => {
 		expect(requestsTo(sandbox, ADD)).toHaveLength(1);
 	});
 
-	it('a Create whose outcome is unknown stops a Skip Existing Create of its email in a later node, naming that node', async () => {
-		sandbox.setFaults({ serverError: { path: ADD, count: 1, status: 502 } });
-		const { items } = await chain(
-			create('Create a customer', 'ada@example.com'),
-			create('Create again', 'ada@example.com', { skipExisting: true, matchOn: 'email' }),
-		);
-		expect(items['Create a customer'][0].json.error).toMatch(/answered 502/);
-		expect(items['Create again'][0].json.error).toMatch(
-			/^Create customer not sent: item 0 of the node "Create a customer" earlier in this execution, with the same email, may have created this customer\. /,
-		);
-		expect(requestsTo(sandbox, ADD)).toHaveLength(1);
-	});
-
-	it('a Create whose outcome is unknown stops a Skip Existing Create of its name in a later node', async () => {
-		sandbox.setFaults({ serverError: { path: ADD, count: 1, status: 502 } });
-		const { items } = await chain(
-			create('Create a customer', 'ada@example.com'),
-			create('Create again', 'lovelace@example.com', { skipExisting: true, matchOn: 'name' }),
-		);
-		expect(items['Create again'][0].json.error).toMatch(
-			/^Create customer not sent: item 0 of the node "Create a customer" earlier in this execution, with the same first and last name/,
-		);
-		expect(requestsTo(sandbox, ADD)).toHaveLength(1);
-	});
+	it.each([
+		['email', 'ada@example.com', 'email'],
+		['name', 'lovelace@example.com', 'first and last name'],
+	])(
+		'a Create whose outcome is unknown stops a Skip Existing Create of its %s in a later node, naming that node',
+		async (matchOn, email, what) => {
+			sandbox.setFaults({ serverError: { path: ADD, count: 1, status: 502 } });
+			const { items } = await chain(
+				create('Create a customer', 'ada@example.com'),
+				create('Create again', email, { skipExisting: true, matchOn }),
+			);
+			expect(items['Create a customer'][0].json.error).toMatch(/answered 502/);
+			expect(items['Create again'][0].json.error).toBe(
+				`Create customer not sent: item 0 of the node "Create a customer" earlier in this execution, with the same ${what}, may have created this customer. ${EARLIER_MAYBE_CREATED}`,
+			);
+			expect(requestsTo(sandbox, ADD)).toHaveLength(1);
+		},
+	);
 
 	it('a Create refused before it was sent (its Max Retries is invalid) does not stop a Skip Existing Create of its email', async () => {
 		const { items } = await chain(
@@ -342,6 +329,12 @@ describe('tool calls: node runs of their own', () => {
 	beforeEach(() => sandbox.clearLog());
 	afterEach(() => sandbox.resetFaults());
 
+	const toolCall = (
+		parameters: INodeParameters,
+		execution?: object,
+		onError?: 'continueRegularOutput',
+	) => runToolCall({ credentials: credentialsFor(sandbox), parameters, onError }, execution);
+
 	/** The run data of one execution, as n8n's WorkflowExecute starts it. */
 	const anExecution = () => ({
 		resultData: { runData: {} },
@@ -358,18 +351,7 @@ describe('tool calls: node runs of their own', () => {
 		const findEach = async (execution: object) => {
 			const withEmail = sandbox.customers.filter((customer) => customer.email);
 			for (const known of [withEmail[0], withEmail[50], withEmail.at(-1)!]) {
-				const found = await runToolCall(
-					{
-						credentials: credentialsFor(sandbox),
-						parameters: {
-							resource: 'customer',
-							operation: 'find',
-							findBy: 'email',
-							email: String(known.email),
-						},
-					},
-					execution,
-				);
+				const found = await toolCall(findByEmail(String(known.email)), execution);
 				expect(found.map((item) => item.json)).toEqual([known]);
 			}
 		};
@@ -383,26 +365,18 @@ describe('tool calls: node runs of their own', () => {
 	it('a Create that may have happened stops the same Create in a later call of the same node, naming that call', async () => {
 		sandbox.setFaults({ serverError: { path: ADD, count: 1, status: 502 } });
 		const execution = anExecution();
-		const createAda = () =>
-			runToolCall(
-				{
-					credentials: credentialsFor(sandbox),
-					parameters: {
-						resource: 'customer',
-						operation: 'create',
-						businessId: byId(sandbox.businesses[0].id),
-						firstName: 'Ada',
-						lastName: 'Lovelace',
-						additionalFields: { email: 'ada@example.com' },
-						skipExisting: true,
-						matchOn: 'email',
-					},
-					onError: 'continueRegularOutput',
-				},
+		const createOnce = () =>
+			toolCall(
+				createAda(sandbox.businesses[0].id, {
+					additionalFields: { email: 'ada@example.com' },
+					skipExisting: true,
+					matchOn: 'email',
+				}),
 				execution,
+				'continueRegularOutput',
 			);
-		expect((await createAda())[0].json.error).toMatch(/answered 502/);
-		expect((await createAda())[0].json.error).toMatch(
+		expect((await createOnce())[0].json.error).toMatch(/answered 502/);
+		expect((await createOnce())[0].json.error).toMatch(
 			/^Create customer not sent: item 0 of an earlier run of this node, with the same email, may have created this customer\. /,
 		);
 		expect(requestsTo(sandbox, ADD)).toHaveLength(1);
@@ -411,14 +385,7 @@ describe('tool calls: node runs of their own', () => {
 	it('a customer created while a Find is reading the list is found once by a later Find of the execution', async () => {
 		const execution = anExecution();
 		const email = 'grace@example.com';
-		const findGrace = () =>
-			runToolCall(
-				{
-					credentials: credentialsFor(sandbox),
-					parameters: { resource: 'customer', operation: 'find', findBy: 'email', email },
-				},
-				execution,
-			);
+		const findGrace = () => toolCall(findByEmail(email), execution);
 		// The list's second page (offsets 100 to 199) is answered only once the Create has landed,
 		// so the read that began before the Create holds the new customer too.
 		let readStarted!: () => void;
@@ -433,18 +400,12 @@ describe('tool calls: node runs of their own', () => {
 		try {
 			const first = findGrace();
 			await started;
-			const created = await runToolCall(
-				{
-					credentials: credentialsFor(sandbox),
-					parameters: {
-						resource: 'customer',
-						operation: 'create',
-						businessId: byId(sandbox.businesses[0].id),
-						firstName: 'Grace',
-						lastName: 'Hopper',
-						additionalFields: { email },
-					},
-				},
+			const created = await toolCall(
+				createAda(sandbox.businesses[0].id, {
+					firstName: 'Grace',
+					lastName: 'Hopper',
+					additionalFields: { email },
+				}),
 				execution,
 			);
 			createLanded();
@@ -460,16 +421,7 @@ describe('tool calls: node runs of their own', () => {
 
 	it('outside any workflow execution, a call finds on its own, and the next call reads the list again', async () => {
 		const known = sandbox.customers[120];
-		const findIt = () =>
-			runToolCall({
-				credentials: credentialsFor(sandbox),
-				parameters: {
-					resource: 'customer',
-					operation: 'find',
-					findBy: 'email',
-					email: String(known.email),
-				},
-			});
+		const findIt = () => toolCall(findByEmail(String(known.email)));
 		expect((await findIt()).map((item) => item.json)).toEqual([known]);
 		expect((await findIt()).map((item) => item.json)).toEqual([known]);
 		// 150 customers are 2 pages; each call read them.

@@ -1,9 +1,11 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startSandbox, type BusinessListShape, type Sandbox } from '../../sandbox/server.cjs';
 import { listBusinesses, runNode } from '../../helpers/harness.cjs';
 import { byId, credentialsFor, requestsTo } from '../../helpers/fixtures.cjs';
+import { startApi, never } from '../../helpers/scripted-api.cjs';
 import { clock, fastClock } from '../../helpers/clock.cjs';
+import { OPEN_LIST_AGAIN } from '../../../nodes/BusinessCrm/api/rateLimit';
+import { API_UP_HELP } from '../../../nodes/BusinessCrm/api/failures';
+import { CHECK_THE_ID } from '../../../nodes/BusinessCrm/resources/business/get';
 
 const LIST = '/api/business/list/all';
 /** Set by the mutation runs' jest config, which cannot afford a 30 s wait per mutant. */
@@ -50,15 +52,65 @@ describe('Business', () => {
 			]);
 		});
 
-		it('names the ID in a 404', async () => {
-			const { items, error } = await run({ operation: 'get', businessId: byId('biz_missing') });
+		// Sent percent-encoded, to exactly /api/business/<id>: no ID points the request elsewhere.
+		it.each([
+			['biz_missing', '/api/business/biz_missing'],
+			['a/b', '/api/business/a%2Fb'],
+			['a?b=1', '/api/business/a%3Fb%3D1'],
+			['a#b', '/api/business/a%23b'],
+			['biz/../list/all', '/api/business/biz%2F..%2Flist%2Fall'],
+			['../../public/v1/customers', '/api/business/..%2F..%2Fpublic%2Fv1%2Fcustomers'],
+			['x..y', '/api/business/x..y'],
+			['...', '/api/business/...'],
+			['biz 1', '/api/business/biz%201'],
+			['café-€', '/api/business/caf%C3%A9-%E2%82%AC'],
+			['東京', '/api/business/%E6%9D%B1%E4%BA%AC'],
+			['100%', '/api/business/100%25'],
+			['%2e%2e', '/api/business/%252e%252e'],
+			['a&b=c+d', '/api/business/a%26b%3Dc%2Bd'],
+		])('%j goes to %s, and the 404 names it', async (id, path) => {
+			const { items, error } = await run({ operation: 'get', businessId: byId(id) });
 			expect(items).toEqual([]);
+			expect(
+				sandbox.requests.map((request) => [request.method, request.path, request.status]),
+			).toEqual([['GET', path, 404]]);
 			expect(error?.message).toBe(
-				'Get business failed: the Business CRM API answered 404 "Not Found: Business biz_missing not found"',
+				`Get business failed: the Business CRM API answered 404 "Not Found: Business ${id} not found"`,
 			);
 			expect(error?.description).toBe(
-				'No business with ID "biz_missing" was found in this organization. Check the ID, or pick the business from the list.',
+				`No business with ID "${id}" was found in this organization. ${CHECK_THE_ID}`,
 			);
+			expect((error as { httpCode?: string } | undefined)?.httpCode).toBe('404');
+		});
+
+		it('a number from an expression is a business id like any other', async () => {
+			const { error } = await run({ operation: 'get', businessId: byId('={{ 42 }}') });
+			expect(sandbox.requests.map((request) => request.path)).toEqual(['/api/business/42']);
+			expect(error?.message).toBe(
+				'Get business failed: the Business CRM API answered 404 "Not Found: Business 42 not found"',
+			);
+		});
+
+		it('gets a business whose id holds /, ?, #, .., a space and non-ASCII', async () => {
+			const odd = { ...sandbox.businesses[0], id: 'biz/../x?y=1#z ü' };
+			sandbox.businesses.push(odd);
+			try {
+				const { items, error } = await run({ operation: 'get', businessId: byId(odd.id) });
+				expect(error).toBeUndefined();
+				expect(items).toEqual([{ json: odd, pairedItem: { item: 0 } }]);
+				expect(sandbox.requests.map((request) => request.path)).toEqual([
+					'/api/business/biz%2F..%2Fx%3Fy%3D1%23z%20%C3%BC',
+				]);
+			} finally {
+				sandbox.businesses.pop();
+			}
+		});
+
+		it('trims the id before encoding it', async () => {
+			const id = sandbox.businesses[1].id;
+			const { error } = await run({ operation: 'get', businessId: byId(`  ${id}\n`) });
+			expect(error).toBeUndefined();
+			expect(sandbox.requests.map((request) => request.path)).toEqual([`/api/business/${id}`]);
 		});
 	});
 
@@ -165,9 +217,8 @@ describe('Business', () => {
 				expect(failure?.message).toMatch(
 					/^List businesses failed: the Business CRM API answered 429/,
 				);
-				expect(failure?.description).toMatch(
-					/Gave up after 5 retries .*\)\. Wait a moment, then open the list again\.$/,
-				);
+				expect(failure?.description).toMatch(/Gave up after 5 retries .*\)\. /);
+				expect(failure?.description?.endsWith(OPEN_LIST_AGAIN)).toBe(true);
 			} finally {
 				sandbox.resetFaults();
 			}
@@ -177,57 +228,28 @@ describe('Business', () => {
 		slowIt(
 			'gives up after 30 s when the API accepts the connection and never answers',
 			async () => {
-				const silent = createServer(() => {
-					// Reads the request and never answers.
-				});
-				await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+				const silent = await startApi(never);
 				// 30 s on the package's clock, run 100 times faster.
 				const fast = fastClock(100);
 				const started = clock.now();
 				try {
-					const failure = await listBusinesses({
-						...credentialsFor(sandbox),
-						baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
-					}).then(
+					const failure = await listBusinesses(silent.credentials).then(
 						() => undefined,
 						(error: Error & { description?: string }) => error,
 					);
 					const elapsed = clock.now() - started;
 					expect(failure?.message).toBe('List businesses failed: no answer within 30 s');
 					expect(failure?.description).toBe(
-						'The Business CRM API did not answer within 30 s. Check that the API is up, then try again.',
+						`The Business CRM API did not answer within 30 s. ${API_UP_HELP}`,
 					);
 					expect(elapsed).toBeGreaterThanOrEqual(29_900);
 					expect(elapsed).toBeLessThan(40_000);
 				} finally {
 					fast.restore();
-					silent.closeAllConnections();
-					await new Promise((resolve) => silent.close(resolve));
+					await silent.close();
 				}
 			},
 			10_000,
 		);
-	});
-});
-
-describe('business ids', () => {
-	it('a number from an expression is a business id like any other', async () => {
-		const sandbox = await startSandbox({ businesses: 1 });
-		try {
-			const { error } = await runNode({
-				parameters: { resource: 'business', operation: 'get', businessId: byId('={{ 42 }}') },
-				credentials: {
-					baseUrl: sandbox.url,
-					apiKey: sandbox.apiKey,
-					organizationId: sandbox.organizationId,
-				},
-			});
-			expect(sandbox.requests.map((request) => request.path)).toEqual(['/api/business/42']);
-			expect(error?.message).toBe(
-				'Get business failed: the Business CRM API answered 404 "Not Found: Business 42 not found"',
-			);
-		} finally {
-			await sandbox.close();
-		}
 	});
 });

@@ -1,9 +1,17 @@
 import { type Sandbox } from '../../sandbox/server.cjs';
 import { runNode } from '../../helpers/harness.cjs';
 import { credentialsFor, requestsTo, useSandbox } from '../../helpers/fixtures.cjs';
-import { startApi, json, stop } from '../../helpers/scripted-api.cjs';
+import { startApi, json } from '../../helpers/scripted-api.cjs';
+import {
+	NO_SEARCH_VALUE,
+	PICK_FIND_BY,
+	PICK_WHEN_NOTHING_MATCHES,
+} from '../../../nodes/BusinessCrm/resources/customer/find';
+import { GIVES_A_VALUE } from '../../../nodes/BusinessCrm/params/parameters';
 
 const CUSTOMERS = '/api/public/v1/customers';
+/** The advice for a search value that is empty. */
+const enterHelp = (what: string) => `Enter the ${what} to find. ${GIVES_A_VALUE}`;
 
 describe('Customer › Find', () => {
 	let sandbox: Sandbox;
@@ -154,8 +162,7 @@ describe('Customer › Find', () => {
 		expect(items).toEqual([
 			{
 				json: {
-					error:
-						'When Nothing Matches must be nothing or notFoundItem, not "empty". Pick Output Nothing or Output a Not-Found Item under When Nothing Matches.',
+					error: `When Nothing Matches must be nothing or notFoundItem, not "empty". ${PICK_WHEN_NOTHING_MATCHES}`,
 				},
 				pairedItem: { item: 0 },
 			},
@@ -170,7 +177,7 @@ describe('Customer › Find', () => {
 			'continueRegularOutput',
 		);
 		expect(error).toBeUndefined();
-		expect(items[0].json.error).toMatch(/^Phone has no digits to search for\. Enter the phone/);
+		expect(items[0].json.error).toBe(`${NO_SEARCH_VALUE.phone}. ${enterHelp('phone')}`);
 		expect(items[0].pairedItem).toEqual({ item: 0 });
 		expect(items[1].json.id).toBe(sandbox.customers[0].id);
 		expect(items[1].pairedItem).toEqual({ item: 1 });
@@ -187,16 +194,15 @@ describe('Customer › Find', () => {
 			[{ last: ' ' }],
 			'continueRegularOutput',
 		);
-		const help = (what: string) =>
-			`Enter the ${what} to find. When it comes from an expression, check that the expression gives a value for this item.`;
 		expect(byEmail.items).toEqual([
-			{ json: { error: `Email is empty. ${help('email')}` }, pairedItem: { item: 0 } },
+			{
+				json: { error: `${NO_SEARCH_VALUE.email}. ${enterHelp('email')}` },
+				pairedItem: { item: 0 },
+			},
 		]);
 		expect(byName.items).toEqual([
 			{
-				json: {
-					error: `First Name and Last Name are both needed to find by name. ${help('first and last name')}`,
-				},
+				json: { error: `${NO_SEARCH_VALUE.name}. ${enterHelp('first and last name')}` },
 				pairedItem: { item: 0 },
 			},
 		]);
@@ -232,10 +238,7 @@ describe('Customer › Find', () => {
 		);
 		expect(error).toBeUndefined();
 		expect(items[items.length - 1]).toEqual({
-			json: {
-				error:
-					'Find By must be email, phone or name, not "fax". Pick Email, Phone or First and Last Name under Find By.',
-			},
+			json: { error: `Find By must be email, phone or name, not "fax". ${PICK_FIND_BY}` },
 			pairedItem: { item: 1 },
 		});
 	});
@@ -289,7 +292,7 @@ describe('Find reads the customer list as JSON, each customer once', () => {
 			expect(items.map((item) => item.json)).toEqual([ann]);
 			expect(accepts).toEqual(Array.from({ length: 6 }, () => 'application/json'));
 		} finally {
-			await stop(api.server);
+			await api.close();
 		}
 	});
 });

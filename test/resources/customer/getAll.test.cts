@@ -1,6 +1,7 @@
 import { type Sandbox } from '../../sandbox/server.cjs';
 import { runNode } from '../../helpers/harness.cjs';
 import { byId, credentialsFor, requestsTo, useSandbox } from '../../helpers/fixtures.cjs';
+import { EMPTY_FILTER } from '../../../nodes/BusinessCrm/resources/customer/getAll';
 
 const CUSTOMERS = '/api/public/v1/customers';
 
@@ -253,9 +254,7 @@ describe('Customer › Get Many', () => {
 			expect(none.error?.message).toBe('No business biz_unknown in this organization');
 			const empty = await getMany({ returnAll: true, filters: { businessId: byId('') } });
 			expect(empty.items).toEqual([]);
-			expect(empty.error?.message).toBe(
-				'Filters › Business is empty, so the node would read the customers of every business',
-			);
+			expect(empty.error?.message).toBe(EMPTY_FILTER);
 		});
 
 		it('a business check that failed is asked once per run: every item reports the same error', async () => {

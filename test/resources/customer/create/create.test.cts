@@ -1,28 +1,49 @@
+import type { INodeParameters } from 'n8n-workflow';
 import { type Sandbox } from '../../../sandbox/server.cjs';
-import { runNode } from '../../../helpers/harness.cjs';
-import { startCreateApi, type CreateApi, type CreateReply } from '../../../helpers/scripted-api.cjs';
-import { byId, credentialsFor, requestsTo, useSandbox } from '../../../helpers/fixtures.cjs';
-import { PROBABLY_CREATED } from '../../../../nodes/BusinessCrm/resources/customer/create/request';
+import { runNode, type CrmCredentials } from '../../../helpers/harness.cjs';
+import {
+	startCreateApi,
+	type CreateApi,
+	type CreateReply,
+} from '../../../helpers/scripted-api.cjs';
+import {
+	byId,
+	credentialsFor,
+	requestsTo,
+	useSandbox,
+	createAda,
+} from '../../../helpers/fixtures.cjs';
+import {
+	NOT_ONE_CUSTOMER,
+	PROBABLY_CREATED,
+} from '../../../../nodes/BusinessCrm/resources/customer/create/request';
+import { FINITE_HELP } from '../../../../nodes/BusinessCrm/resources/customer/create/body';
 
 const ADD = '/api/business/crm/customer/add';
+
+type Rows = Array<Record<string, unknown>>;
+
+/** Runs a Create of Ada Lovelace in the business, with `extra` over its parameters. */
+const runCreate = (
+	credentials: CrmCredentials,
+	businessId: string,
+	extra: INodeParameters,
+	items?: Rows,
+	onError?: 'continueRegularOutput',
+) =>
+	runNode({
+		credentials,
+		parameters: createAda(businessId, extra),
+		items: items as never,
+		onError,
+	});
 
 describe('Customer › Create', () => {
 	let sandbox: Sandbox;
 	useSandbox({ businesses: 2 }, { customers: 0 }, (started) => (sandbox = started));
 
-	const create = (parameters: Record<string, unknown>, items?: Array<Record<string, unknown>>) =>
-		runNode({
-			credentials: credentialsFor(sandbox),
-			parameters: {
-				resource: 'customer',
-				operation: 'create',
-				businessId: byId(sandbox.businesses[0].id),
-				firstName: 'Ada',
-				lastName: 'Lovelace',
-				...parameters,
-			},
-			items: items as never,
-		});
+	const create = (extra: INodeParameters, items?: Rows, onError?: 'continueRegularOutput') =>
+		runCreate(credentialsFor(sandbox), sandbox.businesses[0].id, extra, items, onError);
 
 	it('posts the customer and outputs the created record with its cust_ id', async () => {
 		const { items, error } = await create({
@@ -48,25 +69,6 @@ describe('Customer › Create', () => {
 		expect(items[0].pairedItem).toEqual({ item: 0 });
 		expect(items[0].json).toEqual(sandbox.customers[0]);
 		expect(items[0].json.id).toMatch(/^cust_[a-z0-9]+$/);
-	});
-
-	it('Skip Existing on Phone: a number typed without its country code matches the stored one, and nothing is created', async () => {
-		sandbox.seedCustomers(3);
-		const known = sandbox.customers.find(
-			(customer) => customer.businessId === sandbox.businesses[0].id && customer.phone,
-		);
-		const digits = String(known?.phone).replace(/\D/g, '').slice(1);
-		const { items, error } = await create({
-			additionalFields: {
-				phone: `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`,
-			},
-			skipExisting: true,
-			matchOn: 'phone',
-		});
-		expect(error).toBeUndefined();
-		expect(items).toHaveLength(1);
-		expect(requestsTo(sandbox, ADD)).toEqual([]);
-		expect(sandbox.customers).toHaveLength(3);
 	});
 
 	it('does not send empty optional fields, and trims the names', async () => {
@@ -131,21 +133,13 @@ describe('Customer › Create', () => {
 	});
 
 	it('a custom field name may hold spaces, but not DEL or another control character', async () => {
-		const { items, error } = await runNode({
-			credentials: credentialsFor(sandbox),
-			parameters: {
-				resource: 'customer',
-				operation: 'create',
-				businessId: byId(sandbox.businesses[0].id),
-				firstName: 'Ada',
-				lastName: 'Lovelace',
-				additionalFields: {
-					customFields: { field: [{ name: '={{ $json.field }}', value: 'x' }] },
-				},
+		const { items, error } = await create(
+			{
+				additionalFields: { customFields: { field: [{ name: '={{ $json.field }}', value: 'x' }] } },
 			},
-			items: [{ field: 'favourite colour' }, { field: 'tax\u007fid' }, { field: 'tax\u001fid' }],
-			onError: 'continueRegularOutput',
-		});
+			[{ field: 'favourite colour' }, { field: 'tax\u007fid' }, { field: 'tax\u001fid' }],
+			'continueRegularOutput',
+		);
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ firstName: 'Ada', 'favourite colour': 'x' });
 		expect(items.slice(1).map((item) => item.json.error)).toEqual([
@@ -158,316 +152,227 @@ describe('Customer › Create', () => {
 	});
 
 	it('an error nobody foresaw (an email expression giving an object that holds itself) fails only its item, in its own words, not as an API reply', async () => {
-		const { items, error } = await runNode({
-			credentials: credentialsFor(sandbox),
-			parameters: {
-				resource: 'customer',
-				operation: 'create',
-				businessId: byId(sandbox.businesses[0].id),
-				firstName: 'Ada',
-				lastName: 'Lovelace',
+		const { items, error } = await create(
+			{
 				additionalFields: {
 					email: '={{ (() => { const a = { work: 1 }; a.self = a; return a; })() }}',
 				},
 			},
-			onError: 'continueRegularOutput',
-		});
+			undefined,
+			'continueRegularOutput',
+		);
 		expect(error).toBeUndefined();
 		expect(items).toEqual([
 			{ json: { error: 'Maximum call stack size exceeded' }, pairedItem: { item: 0 } },
 		]);
 		expect(requestsTo(sandbox, ADD)).toHaveLength(0);
 	});
+});
 
-	describe('against an API that answers without a body', () => {
-		let api: CreateApi;
-		let reply: CreateReply;
-		beforeAll(async () => {
-			api = await startCreateApi(() => reply);
-		});
-		afterAll(async () => await api.close());
-		beforeEach(() => {
-			api.posts.length = 0;
-		});
+describe('Customer › Create against an API that answers without a body', () => {
+	let api: CreateApi;
+	let reply: CreateReply;
+	beforeAll(async () => {
+		api = await startCreateApi(() => reply);
+	});
+	afterAll(async () => await api.close());
+	beforeEach(() => {
+		api.posts.length = 0;
+	});
 
-		const createThere = () =>
-			runNode({
-				credentials: { ...credentialsFor(sandbox), baseUrl: api.url },
-				parameters: {
-					resource: 'customer',
-					operation: 'create',
-					businessId: byId('biz_1'),
-					firstName: 'Ada',
-					lastName: 'Lovelace',
-					additionalFields: { email: 'ada@example.com' },
-				},
-			});
-		const sent = {
-			businessId: 'biz_1',
-			firstName: 'Ada',
-			lastName: 'Lovelace',
-			email: 'ada@example.com',
-		};
+	const createThere = (
+		extra: INodeParameters = { additionalFields: { email: 'ada@example.com' } },
+		items?: Rows,
+		onError?: 'continueRegularOutput',
+	) => runCreate(api.credentials, 'biz_1', extra, items, onError);
+	const ada = { businessId: 'biz_1', firstName: 'Ada', lastName: 'Lovelace' };
+	const sent = { ...ada, email: 'ada@example.com' };
 
-		it('201 with a Location: a success that outputs the fields sent, the Location and the id', async () => {
-			reply = { status: 201, headers: { location: '/api/public/v1/customers/cust_7f3a9c' } };
-			const { items, error } = await createThere();
-			expect(error).toBeUndefined();
-			expect(items).toEqual([
-				{
-					json: { ...sent, location: '/api/public/v1/customers/cust_7f3a9c', id: 'cust_7f3a9c' },
-					pairedItem: { item: 0 },
-				},
-			]);
-			expect(api.posts).toEqual([sent]);
-		});
+	it('201 with a Location: a success that outputs the fields sent, the Location and the id', async () => {
+		reply = { status: 201, headers: { location: '/api/public/v1/customers/cust_7f3a9c' } };
+		const { items, error } = await createThere();
+		expect(error).toBeUndefined();
+		expect(items).toEqual([
+			{
+				json: { ...sent, location: '/api/public/v1/customers/cust_7f3a9c', id: 'cust_7f3a9c' },
+				pairedItem: { item: 0 },
+			},
+		]);
+		expect(api.posts).toEqual([sent]);
+	});
 
-		it('201 with a Location that names no cust_ id: the Location, no id', async () => {
-			reply = { status: 201, headers: { location: 'https://api.example.com/customers' } };
-			const { items } = await createThere();
-			expect(items[0].json).toEqual({ ...sent, location: 'https://api.example.com/customers' });
-		});
+	it('201 with a Location that names no cust_ id: the Location, no id', async () => {
+		reply = { status: 201, headers: { location: 'https://api.example.com/customers' } };
+		const { items } = await createThere();
+		expect(items[0].json).toEqual({ ...sent, location: 'https://api.example.com/customers' });
+	});
 
-		it.each([
-			[
-				'with a query string',
-				'its id',
-				'/api/public/v1/customers/cust_7f3a9c?expand=all',
-				'cust_7f3a9c',
-			],
-			['with a fragment', 'its id', '/api/public/v1/customers/cust_7f3a9c#profile', 'cust_7f3a9c'],
-			['ending in a slash', 'its id', '/api/public/v1/customers/cust_7f3a9c/', 'cust_7f3a9c'],
-			['that is the id alone', 'its id', 'cust_7f3a9c', 'cust_7f3a9c'],
-			[
-				'whose last part only ends like an id',
-				'no id',
-				'/api/public/v1/customers/old_cust_7f3a9c',
-				undefined,
-			],
-			[
-				'whose last part only starts like an id',
-				'no id',
-				'/api/public/v1/customers/cust_7f3a9c.json',
-				undefined,
-			],
-			[
-				'whose last part is cust_ and no token',
-				'no id',
-				'/api/public/v1/customers/cust_',
-				undefined,
-			],
-		])('201 with a Location %s gives %s', async (_, __, location, id) => {
+	it.each([
+		[
+			'with a query string',
+			'its id',
+			'/api/public/v1/customers/cust_7f3a9c?expand=all',
+			'cust_7f3a9c',
+		],
+		['with a fragment', 'its id', '/api/public/v1/customers/cust_7f3a9c#profile', 'cust_7f3a9c'],
+		['ending in a slash', 'its id', '/api/public/v1/customers/cust_7f3a9c/', 'cust_7f3a9c'],
+		['that is the id alone', 'its id', 'cust_7f3a9c', 'cust_7f3a9c'],
+		[
+			'whose last part only ends like an id',
+			'no id',
+			'/api/public/v1/customers/old_cust_7f3a9c',
+			undefined,
+		],
+		[
+			'whose last part only starts like an id',
+			'no id',
+			'/api/public/v1/customers/cust_7f3a9c.json',
+			undefined,
+		],
+		['whose last part is cust_ and no token', 'no id', '/api/public/v1/customers/cust_', undefined],
+	])('201 with a Location %s gives %s', async (_, __, location, id) => {
+		reply = { status: 201, headers: { location } };
+		const { items, error } = await createThere();
+		expect(error).toBeUndefined();
+		expect(items[0].json).toStrictEqual({ ...sent, location, ...(id ? { id } : {}) });
+	});
+
+	it('an empty Location, or one of only a no-break space, adds no location to the output', async () => {
+		for (const location of ['', '\u00a0']) {
 			reply = { status: 201, headers: { location } };
-			const { items, error } = await createThere();
-			expect(error).toBeUndefined();
-			expect(items[0].json).toStrictEqual({ ...sent, location, ...(id ? { id } : {}) });
-		});
-
-		it('an empty Location, or one of only a no-break space, adds no location to the output', async () => {
-			for (const location of ['', '\u00a0']) {
-				reply = { status: 201, headers: { location } };
-				const { items } = await createThere();
-				expect(items[0].json).toStrictEqual(sent);
-			}
-		});
-
-		it('a Location padded with a no-break space (which HTTP does not strip) is output trimmed, with its id', async () => {
-			reply = { status: 201, headers: { location: '/api/public/v1/customers/cust_7f3a9c\u00a0' } };
 			const { items } = await createThere();
-			expect(items[0].json).toStrictEqual({
-				...sent,
-				location: '/api/public/v1/customers/cust_7f3a9c',
-				id: 'cust_7f3a9c',
-			});
-		});
+			expect(items[0].json).toStrictEqual(sent);
+		}
+	});
 
-		it('204: the output holds the fields sent and no field left empty', async () => {
-			reply = { status: 204, headers: {} };
-			const { items } = await runNode({
-				credentials: { ...credentialsFor(sandbox), baseUrl: api.url },
-				parameters: {
-					resource: 'customer',
-					operation: 'create',
-					businessId: byId('biz_1'),
-					firstName: 'Ada',
-					lastName: 'Lovelace',
-					additionalFields: {
-						email: '  ',
-						customFields: {
-							field: [
-								{ name: 'company', value: '   ' },
-								{ name: 'note', value: '={{ $json.nothing }}' },
-								{ name: 'city', value: 'London' },
-							],
-						},
-					},
+	it('a Location padded with a no-break space (which HTTP does not strip) is output trimmed, with its id', async () => {
+		reply = { status: 201, headers: { location: '/api/public/v1/customers/cust_7f3a9c\u00a0' } };
+		const { items } = await createThere();
+		expect(items[0].json).toStrictEqual({
+			...sent,
+			location: '/api/public/v1/customers/cust_7f3a9c',
+			id: 'cust_7f3a9c',
+		});
+	});
+
+	it('204: the output holds the fields sent and no field left empty', async () => {
+		reply = { status: 204, headers: {} };
+		const { items } = await createThere({
+			additionalFields: {
+				email: '  ',
+				customFields: {
+					field: [
+						{ name: 'company', value: '   ' },
+						{ name: 'note', value: '={{ $json.nothing }}' },
+						{ name: 'city', value: 'London' },
+					],
 				},
-			});
-			const only = { businessId: 'biz_1', firstName: 'Ada', lastName: 'Lovelace', city: 'London' };
-			expect(Object.keys(items[0].json)).toEqual(Object.keys(only));
-			expect(items[0].json).toStrictEqual(only);
-			expect(api.posts).toEqual([only]);
+			},
 		});
+		const only = { ...ada, city: 'London' };
+		expect(Object.keys(items[0].json)).toEqual(Object.keys(only));
+		expect(items[0].json).toStrictEqual(only);
+		expect(api.posts).toEqual([only]);
+	});
 
-		it('an email or phone from an expression that gives a list or an object is refused, never sent as its JSON text', async () => {
-			reply = { status: 204, headers: {} };
-			const { items } = await runNode({
-				credentials: { ...credentialsFor(sandbox), baseUrl: api.url },
-				parameters: {
-					resource: 'customer',
-					operation: 'create',
-					businessId: byId('biz_1'),
-					firstName: 'Ada',
-					lastName: 'Lovelace',
-					additionalFields: { email: '={{ $json.email }}', phone: '={{ $json.phone }}' },
-				},
-				items: [
-					{ email: ['ada@example.com'], phone: '+44 20 7946 0958' },
-					{ email: 'ada@example.com', phone: { home: '+44 20 7946 0958' } },
-				],
-				onError: 'continueRegularOutput',
-			});
-			expect(items.map((item) => String(item.json.error).split('. ')[0])).toEqual([
-				'Email is a list of 1 value, not one value',
-				'Phone is an object, not one value',
-			]);
-			expect(api.posts).toEqual([]);
+	it('an email or phone from an expression that gives a list or an object is refused, never sent as its JSON text', async () => {
+		reply = { status: 204, headers: {} };
+		const { items } = await createThere(
+			{ additionalFields: { email: '={{ $json.email }}', phone: '={{ $json.phone }}' } },
+			[
+				{ email: ['ada@example.com'], phone: '+44 20 7946 0958' },
+				{ email: 'ada@example.com', phone: { home: '+44 20 7946 0958' } },
+			],
+			'continueRegularOutput',
+		);
+		expect(items.map((item) => String(item.json.error).split('. ')[0])).toEqual([
+			'Email is a list of 1 value, not one value',
+			'Phone is an object, not one value',
+		]);
+		expect(api.posts).toEqual([]);
+	});
+
+	it('a phone from an expression that gives a big integer is sent as its digits', async () => {
+		reply = { status: 204, headers: {} };
+		const { error } = await createThere({
+			additionalFields: { phone: '={{ BigInt("15550100199") }}' },
 		});
+		expect(error).toBeUndefined();
+		expect(api.posts).toEqual([{ ...ada, phone: '15550100199' }]);
+	});
 
-		it('a phone from an expression that gives a big integer is sent as its digits', async () => {
-			reply = { status: 204, headers: {} };
-			const { error } = await runNode({
-				credentials: { ...credentialsFor(sandbox), baseUrl: api.url },
-				parameters: {
-					resource: 'customer',
-					operation: 'create',
-					businessId: byId('biz_1'),
-					firstName: 'Ada',
-					lastName: 'Lovelace',
-					additionalFields: { phone: '={{ BigInt("15550100199") }}' },
-				},
-			});
-			expect(error).toBeUndefined();
-			expect(api.posts).toEqual([
-				{ businessId: 'biz_1', firstName: 'Ada', lastName: 'Lovelace', phone: '15550100199' },
-			]);
-		});
+	it('a Create answered 2xx with a JSON list says the customer was probably created', async () => {
+		reply = {
+			status: 201,
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify([{ id: 'cust_7f3a9c' }]),
+		};
+		const { items, error } = await createThere();
+		expect(items).toEqual([]);
+		expect(error?.message).toBe(
+			'Create customer failed: the Business CRM API answered 201 with a JSON list, not the customer',
+		);
+		expect(error?.description).toBe(`${NOT_ONE_CUSTOMER} ${PROBABLY_CREATED}`);
+		expect(api.posts).toEqual([sent]);
+	});
 
-		it('a Create answered 2xx with a JSON list says the customer was probably created', async () => {
-			reply = {
-				status: 201,
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify([{ id: 'cust_7f3a9c' }]),
-			};
-			const { items, error } = await createThere();
-			expect(items).toEqual([]);
-			expect(error?.message).toBe(
-				'Create customer failed: the Business CRM API answered 201 with a JSON list, not the customer',
-			);
+	it('a Create answered 2xx with a bare JSON value says the customer was probably created', async () => {
+		for (const [body, shown] of [
+			['true', 'true'],
+			['"queued"', '"queued"'],
+			['null', 'null'],
+		]) {
+			reply = { status: 200, headers: { 'content-type': 'application/json' }, body };
+			const { error } = await createThere();
 			expect(error?.description).toBe(
-				`Expected the new customer as a JSON object. ${PROBABLY_CREATED}`,
+				`Expected a JSON object or list, but the reply was ${shown}. ${PROBABLY_CREATED}`,
 			);
-			expect(api.posts).toEqual([sent]);
-		});
+		}
+		expect(api.posts).toEqual([sent, sent, sent]);
+	});
 
-		it('a Create answered 2xx with a bare JSON value says the customer was probably created', async () => {
-			for (const [body, shown] of [
-				['true', 'true'],
-				['"queued"', '"queued"'],
-				['null', 'null'],
-			]) {
-				reply = { status: 200, headers: { 'content-type': 'application/json' }, body };
-				const { error } = await createThere();
-				expect(error?.description).toBe(
-					`Expected a JSON object or list, but the reply was ${shown}. ${PROBABLY_CREATED}`,
-				);
-			}
-			expect(api.posts).toEqual([sent, sent, sent]);
-		});
+	it('204 without a Location: a success that outputs the fields sent, sent once', async () => {
+		reply = { status: 204, headers: {} };
+		const { items, error } = await createThere();
+		expect(error).toBeUndefined();
+		expect(items).toEqual([{ json: sent, pairedItem: { item: 0 } }]);
+		expect(api.posts).toHaveLength(1);
+	});
 
-		it('204 without a Location: a success that outputs the fields sent, sent once', async () => {
-			reply = { status: 204, headers: {} };
-			const { items, error } = await createThere();
-			expect(error).toBeUndefined();
-			expect(items).toEqual([{ json: sent, pairedItem: { item: 0 } }]);
-			expect(api.posts).toHaveLength(1);
-		});
+	it('sends custom field values as JSON values, text as trimmed text', async () => {
+		reply = { status: 204, headers: {} };
+		const values = {
+			count: 42,
+			ratio: 0.5,
+			vip: true,
+			optOut: false,
+			note: null,
+			tags: ['a', 'b'],
+			address: { city: 'London' },
+			digits: '42',
+			word: '  yes ',
+			blank: '   ',
+		};
+		const field = Object.keys(values).map((name) => ({ name, value: `={{ $json.${name} }}` }));
+		const { error } = await createThere({ additionalFields: { customFields: { field } } }, [
+			values,
+		]);
+		expect(error).toBeUndefined();
+		// Blank text is not sent (toEqual: no blank field), other text goes trimmed.
+		expect(api.posts).toEqual([{ ...ada, ...values, word: 'yes', blank: undefined }]);
+		expect(api.posts[0]).not.toHaveProperty('blank');
+	});
 
-		it('sends custom field values as JSON values, text as trimmed text', async () => {
-			reply = { status: 204, headers: {} };
-			const values = {
-				count: 42,
-				ratio: 0.5,
-				vip: true,
-				optOut: false,
-				note: null,
-				tags: ['a', 'b'],
-				address: { city: 'London' },
-				digits: '42',
-				word: '  yes ',
-				blank: '   ',
-			};
-			const { error } = await runNode({
-				credentials: { ...credentialsFor(sandbox), baseUrl: api.url },
-				parameters: {
-					resource: 'customer',
-					operation: 'create',
-					businessId: byId('biz_1'),
-					firstName: 'Ada',
-					lastName: 'Lovelace',
-					additionalFields: {
-						customFields: {
-							field: Object.keys(values).map((name) => ({
-								name,
-								value: `={{ $json.${name} }}`,
-							})),
-						},
-					},
-				},
-				items: [values],
-			});
-			expect(error).toBeUndefined();
-			expect(api.posts).toEqual([
-				{
-					businessId: 'biz_1',
-					firstName: 'Ada',
-					lastName: 'Lovelace',
-					count: 42,
-					ratio: 0.5,
-					vip: true,
-					optOut: false,
-					note: null,
-					tags: ['a', 'b'],
-					address: { city: 'London' },
-					digits: '42',
-					word: 'yes',
-				},
-			]);
-		});
-
-		it('refuses a custom field number JSON cannot hold (Infinity, NaN), naming the field', async () => {
-			const { items, error } = await runNode({
-				credentials: { ...credentialsFor(sandbox), baseUrl: api.url },
-				parameters: {
-					resource: 'customer',
-					operation: 'create',
-					businessId: byId('biz_1'),
-					firstName: 'Ada',
-					lastName: 'Lovelace',
-					additionalFields: {
-						customFields: { field: [{ name: 'score', value: '={{ 1 / 0 }}' }] },
-					},
-				},
-				onError: 'continueRegularOutput',
-			});
-			expect(error).toBeUndefined();
-			expect(items.map((item) => item.json)).toEqual([
-				{
-					error:
-						'Custom field "score" is Infinity, which JSON cannot hold. Give the custom field a finite number, or text.',
-				},
-			]);
-			expect(api.posts).toEqual([]);
-		});
+	it('refuses a custom field number JSON cannot hold (Infinity, NaN), naming the field', async () => {
+		const { items, error } = await createThere(
+			{ additionalFields: { customFields: { field: [{ name: 'score', value: '={{ 1 / 0 }}' }] } } },
+			undefined,
+			'continueRegularOutput',
+		);
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json)).toEqual([
+			{ error: `Custom field "score" is Infinity, which JSON cannot hold. ${FINITE_HELP}` },
+		]);
+		expect(api.posts).toEqual([]);
 	});
 });

@@ -1,16 +1,36 @@
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest } from 'node:http';
 import { sleep, type IDataObject, type INodeParameters } from 'n8n-workflow';
-import { startSandbox, type Sandbox, type SandboxCustomer } from '../../../sandbox/server.cjs';
+import { type Sandbox, type SandboxCustomer } from '../../../sandbox/server.cjs';
 import { runChain, runNode, type ChainedNode } from '../../../helpers/harness.cjs';
-import { startCreateApi, type CreateApi } from '../../../helpers/scripted-api.cjs';
-import { byId, credentialsFor, requestsTo, useSandbox } from '../../../helpers/fixtures.cjs';
-import { skipResult } from '../../../../nodes/BusinessCrm/resources/customer/create/skipExisting';
+import {
+	startApi,
+	startCreateApi,
+	type CreateApi,
+	type ScriptedApi,
+} from '../../../helpers/scripted-api.cjs';
+import {
+	byId,
+	credentialsFor,
+	requestsTo,
+	useSandbox,
+	createAda,
+} from '../../../helpers/fixtures.cjs';
+import {
+	EARLIER_MAYBE_CREATED,
+	NO_MATCH_VALUE_HELP,
+	OWN_MARK_FIELD,
+	OWN_MARK_FIELD_FIX,
+	SKIP_MARK as MARK,
+	skipResult,
+	SWITCH_HELP,
+	UNPLACED_FIX,
+	WAS_CREATED,
+} from '../../../../nodes/BusinessCrm/resources/customer/create/skipExisting';
+import { SKIP_MARK_FIELD_HELP } from '../../../../nodes/BusinessCrm/resources/customer/create/body';
 import { skipMark } from '../../../helpers/skip-mark.cjs';
 
 const ADD = '/api/business/crm/customer/add';
 const CUSTOMERS = '/api/public/v1/customers';
-const MARK = '_skipExisting';
 
 interface Row {
 	firstName: string;
@@ -39,16 +59,13 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 	) =>
 		runNode({
 			credentials: credentialsFor(sandbox),
-			parameters: {
-				resource: 'customer',
-				operation: 'create',
-				businessId: byId(business()),
+			parameters: createAda(business(), {
 				firstName: '={{ $json.firstName }}',
 				lastName: '={{ $json.lastName }}',
 				additionalFields: { email: '={{ $json.email }}', phone: '={{ $json.phone }}' },
 				...(skip ? { skipExisting: true, ...skip } : {}),
 				...extra,
-			},
+			}),
 			items: rows as never,
 			onError,
 		});
@@ -103,6 +120,19 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 		expect(items[2].json[MARK]).toEqual(mark('created', 'phone'));
 		expect(items[3].json).toEqual({ ...created, [MARK]: mark('alreadyExists', 'phone') });
 		expect(sandbox.customers.filter((c) => c.phone === '+1 (555) 010-0199')).toHaveLength(1);
+	});
+
+	it('on Phone, a number typed without its country code matches the stored one, and nothing is created', async () => {
+		const known = ofFirstBusiness()[0];
+		const digits = String(known.phone).replace(/\D/g, '').slice(1);
+		const phone = `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`;
+		const { items, error } = await importRows([{ firstName: 'Ada', lastName: 'Lovelace', phone }], {
+			matchOn: 'phone',
+		});
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		expect(requestsTo(sandbox, ADD)).toEqual([]);
+		expect(sandbox.customers).toHaveLength(250);
 	});
 
 	it('matches on first and last name, trimmed and case-blind, and a second run creates nothing', async () => {
@@ -175,7 +205,7 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 			[
 				{ skipExisting: 'yes' },
 				'Skip if the Customer Already Exists must be true or false, not "yes"',
-				'Turn the switch on or off, or make its expression give true or false.',
+				SWITCH_HELP,
 			],
 			[
 				{ skipExisting: true, matchOn: 'fax' },
@@ -266,9 +296,7 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 			});
 			expect(items[0].json.error).toMatch(firstError);
 			expect(items[0].json.error).toMatch(/may or may not have been created/);
-			expect(items[1].json.error).toBe(
-				`${NOT_SENT}. That item's Create failed after it was sent (a timeout, a dropped connection or a server error), so the customer may or may not have been created. Sending this item too could add it twice. Check the customer list (Customer › Find) before running these items again.`,
-			);
+			expect(items[1].json.error).toBe(`${NOT_SENT}. ${EARLIER_MAYBE_CREATED}`);
 			expect(items[1].pairedItem).toEqual({ item: 1 });
 			expect(requestsTo(sandbox, ADD)).toHaveLength(1);
 			if ('slow' in faults) {
@@ -340,35 +368,27 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 		});
 
 		describe('after a connection refused before sending', () => {
-			let proxy: Server;
-			let proxied = 0;
+			let proxy: ScriptedApi;
 			beforeAll(async () => {
 				// A forward proxy that serves one list read, then stops listening: the Create sent
 				// through it next finds nothing to connect to.
-				proxy = createServer((req, res) => {
-					proxied++;
-					const target = new URL(req.url ?? '/');
+				proxy = await startApi((request, target, response) => {
 					const upstream = httpRequest(
 						target,
-						{ method: req.method, headers: { ...req.headers, 'x-test-proxy': '1' } },
+						{ method: request.method, headers: { ...request.headers, 'x-test-proxy': '1' } },
 						(reply) => {
-							res.writeHead(reply.statusCode ?? 502, reply.headers);
-							reply.pipe(res);
+							response.writeHead(reply.statusCode ?? 502, reply.headers);
+							reply.pipe(response);
 						},
 					);
-					req.pipe(upstream);
-					res.on('finish', () => {
-						proxy.close();
-						proxy.closeAllConnections();
-					});
+					request.pipe(upstream);
+					response.on('finish', () => void proxy.close());
 				});
-				await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
 			});
-			afterAll(() => proxy.closeAllConnections());
+			afterAll(async () => await proxy.close());
 
 			it('the next row with the key is sent', async () => {
 				sandbox.seedCustomers(5);
-				const port = (proxy.address() as AddressInfo).port;
 				// Row 0 goes through the proxy; row 1 reads its own list later, so row 0 creates first.
 				sandbox.onRequest = async (entry) => {
 					if (entry.path === CUSTOMERS && entry.headers['x-test-proxy'] === undefined) {
@@ -377,14 +397,14 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 				};
 				const { items } = await importRows(
 					[
-						{ ...twoRows[0], proxy: `http://127.0.0.1:${port}` },
+						{ ...twoRows[0], proxy: proxy.url },
 						{ ...twoRows[1], proxy: '' },
 					],
 					{ matchOn: 'email' },
 					'continueRegularOutput',
 					{ requestOptions: { proxy: '={{ $json.proxy }}' } },
 				);
-				expect(proxied).toBe(1);
+				expect(proxy.urls).toHaveLength(1);
 				expect(items[0].json.error).toMatch(/refused the connection/);
 				expect(items[0].json.error).not.toMatch(/may or may not/);
 				expect(items[1].json).toMatchObject({ lastName: 'Again', [MARK]: mark('created') });
@@ -400,8 +420,7 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 			{ firstName: 'Blank', lastName: 'Mail', email: '   ', phone: '+1 555 0100' },
 		];
 
-		const noEmail =
-			'Email is empty, so the node cannot tell whether this customer already exists. Give this row an email. To go on with the other rows, set Settings › On Error to Continue (using error output): such rows then go to the error output. Or choose under Rows Without a Match Value to output such rows without creating them, or to create them anyway (a re-run then creates them again).';
+		const noEmail = `Email is empty, so the node cannot tell whether this customer already exists. Give this row an email. ${NO_MATCH_VALUE_HELP}`;
 
 		it('by default such a row is an error, so no row is silently left out', async () => {
 			const { items, errorItems } = await importRows(
@@ -519,7 +538,7 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 				`Customer ${other.id} has this email but the list does not say which business it is in`,
 			);
 			expect(error?.description).toBe(
-				`The node neither skips this row (the customer may belong to another business) nor creates it (it may be a customer of ${business()} already). Check the customer in the CRM, or set Match Within to All Businesses to count a customer of any business as a match.`,
+				`The node neither skips this row (the customer may belong to another business) nor creates it (it may be a customer of ${business()} already). ${UNPLACED_FIX}`,
 			);
 			expect(requestsTo(sandbox, ADD)).toHaveLength(0);
 			const all = await importRows([row()], { matchOn: 'email', matchWithin: 'all' });
@@ -594,9 +613,7 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 			]);
 			expect(error?.message).toBe(`Customer ${known.id} has its own field "${MARK}"`);
 			// Skipped, not created: the advice must not say it was.
-			expect(error?.description).toBe(
-				"The node marks each row's outcome in _skipExisting, which would overwrite the customer's own value. Rename the field in the CRM, or turn off Skip if the Customer Already Exists.",
-			);
+			expect(error?.description).toBe(`${OWN_MARK_FIELD} ${OWN_MARK_FIELD_FIX}`);
 		});
 
 		it('a custom field named _skipExisting is refused before anything is sent', async () => {
@@ -612,9 +629,7 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 				},
 			);
 			expect(error?.message).toBe(`Custom field "${MARK}" cannot be set`);
-			expect(error?.description).toBe(
-				"Skip if the Customer Already Exists marks each row's outcome in _skipExisting. Give the custom field another name.",
-			);
+			expect(error?.description).toBe(SKIP_MARK_FIELD_HELP);
 			expect(sandbox.requests).toHaveLength(0);
 		});
 	});
@@ -625,15 +640,11 @@ describe('Find and Skip Existing honour Request Options › Timeout', () => {
 	useSandbox({ businesses: 1 }, { customers: 3 }, (started) => (sandbox = started));
 
 	const find = { resource: 'customer', operation: 'find', findBy: 'email', email: 'a@example.com' };
-	const create = () => ({
-		resource: 'customer',
-		operation: 'create',
-		businessId: byId(sandbox.businesses[0].id),
-		firstName: 'A',
-		lastName: 'B',
-		additionalFields: { email: 'a@example.com' },
-		skipExisting: true,
-	});
+	const create = () =>
+		createAda(sandbox.businesses[0].id, {
+			additionalFields: { email: 'a@example.com' },
+			skipExisting: true,
+		});
 
 	it.each([
 		['Find', () => find],
@@ -672,12 +683,10 @@ describe('Find and Skip Existing honour Request Options › Timeout', () => {
 });
 
 describe('Create replies the sandbox does not give', () => {
-	let sandbox: Sandbox;
 	let api: CreateApi;
 	let reply: IDataObject | IDataObject[];
 	let listed: IDataObject[];
 	beforeAll(async () => {
-		sandbox = await startSandbox({ businesses: 1 });
 		api = await startCreateApi(
 			() => ({
 				status: 201,
@@ -687,7 +696,7 @@ describe('Create replies the sandbox does not give', () => {
 			() => listed,
 		);
 	});
-	afterAll(async () => await Promise.all([sandbox.close(), api.close()]));
+	afterAll(async () => await api.close());
 	beforeEach(() => {
 		api.posts.length = 0;
 		listed = [];
@@ -707,19 +716,16 @@ describe('Create replies the sandbox does not give', () => {
 				parameters: { resource: 'customer', operation: 'find', findBy: 'email', email },
 			});
 			const { items, errors } = await runChain({
-				credentials: { ...credentialsFor(sandbox), baseUrl: api.url },
+				credentials: api.credentials,
 				nodes: [
 					find('Find'),
 					{
 						name: 'Create',
-						parameters: {
-							resource: 'customer',
-							operation: 'create',
-							businessId: byId('biz_1'),
+						parameters: createAda('biz_1', {
 							firstName: 'Ann',
 							lastName: 'Created',
 							additionalFields: { email },
-						},
+						}),
 					},
 					find('Find again'),
 				],
@@ -730,20 +736,23 @@ describe('Create replies the sandbox does not give', () => {
 		},
 	);
 
-	const createRows = (rows: Row[], onError?: 'continueRegularOutput') =>
+	/** Skip Existing Creates of the rows, a customer of any business counting as a match. */
+	const createRows = (
+		rows: Row[],
+		onError?: 'continueRegularOutput',
+		extra: INodeParameters = {},
+	) =>
 		runNode({
-			credentials: { ...credentialsFor(sandbox), baseUrl: api.url },
-			parameters: {
-				resource: 'customer',
-				operation: 'create',
-				businessId: byId('biz_1'),
+			credentials: api.credentials,
+			parameters: createAda('biz_1', {
 				firstName: '={{ $json.firstName }}',
 				lastName: '={{ $json.lastName }}',
 				additionalFields: { email: '={{ $json.email }}' },
 				skipExisting: true,
 				matchOn: 'email',
 				matchWithin: 'all',
-			},
+				...extra,
+			}),
 			items: rows as never,
 			onError,
 		});
@@ -764,8 +773,7 @@ describe('Create replies the sandbox does not give', () => {
 		);
 	});
 
-	const OWN_FIELD_CREATED =
-		"The node marks each row's outcome in _skipExisting, which would overwrite the customer's own value. The customer was created. Rename the field in the CRM, or turn off Skip if the Customer Already Exists.";
+	const OWN_FIELD_CREATED = `${OWN_MARK_FIELD} ${WAS_CREATED} ${OWN_MARK_FIELD_FIX}`;
 
 	it.each([
 		['with an id', { id: 'cust_7f3a9c' }, 'Customer cust_7f3a9c'],
@@ -786,18 +794,8 @@ describe('Create replies the sandbox does not give', () => {
 
 	it('so is one created by Create the Customer Anyway (a row without an email)', async () => {
 		reply = { id: 'cust_1b2c3d', _skipExisting: 'theirs' };
-		const { error } = await runNode({
-			credentials: { ...credentialsFor(sandbox), baseUrl: api.url },
-			parameters: {
-				resource: 'customer',
-				operation: 'create',
-				businessId: byId('biz_1'),
-				firstName: 'Ann',
-				lastName: 'First',
-				skipExisting: true,
-				matchOn: 'email',
-				noMatchValue: 'create',
-			},
+		const { error } = await createRows([{ firstName: 'Ann', lastName: 'First' }], undefined, {
+			noMatchValue: 'create',
 		});
 		expect(api.posts).toHaveLength(1);
 		expect(error?.message).toBe(`Customer cust_1b2c3d has its own field "${MARK}"`);
