@@ -27,7 +27,7 @@ import {
 	UNRESOLVED_HELP,
 	type FailureContext,
 } from '../../nodes/BusinessCrm/api/failures';
-import { API_ANSWERED, apiWords } from '../../nodes/BusinessCrm/errors/errors';
+import { API_ANSWERED } from '../../nodes/BusinessCrm/errors/errors';
 
 /** An error as Node.js raises it, with a code and, when given, a cause and other fields. */
 const failed = (
@@ -251,18 +251,5 @@ describe('a redirect to where the API has moved names the Base URL to enter', ()
 		expect(moved?.description).toBe(
 			`${NO_REDIRECTS} If the API has moved there, put ${baseUrl} into the Base URL of the Business CRM credential.`,
 		);
-	});
-});
-
-describe("the API's words in an error reply", () => {
-	it('are read only from an object, only as non-blank text, trimmed', () => {
-		for (const notAnObject of [['Not Found'], 'Not Found', 404, null]) {
-			expect(apiWords(notAnObject)).toStrictEqual({});
-		}
-		expect(apiWords({ message: 404, err: '  gone  ' })).toEqual({
-			message: undefined,
-			err: 'gone',
-		});
-		expect(apiWords({ message: ' ', err: 'x' })).toEqual({ message: undefined, err: 'x' });
 	});
 });

@@ -19,7 +19,7 @@ import {
 	testCredential,
 	type CrmCredentials,
 } from '../helpers/harness.cjs';
-import { credentialsFor, failed } from '../helpers/fixtures.cjs';
+import { credentialsFor, failed, requestsTo } from '../helpers/fixtures.cjs';
 import { always, pathsOf, SCRIPTED_KEY, withApi, type Answer } from '../helpers/scripted-api.cjs';
 
 /** The message of the Test's rule for `status`, as n8n shows it in place of the API's reply. */
@@ -32,6 +32,7 @@ function ruleMessage(status: number): string | undefined {
 
 const CONNECTED = { status: 'OK', message: 'Connection successful!' };
 const TEST_PATH = '/api/public/v1/test-api-key';
+const CUSTOMERS = '/api/public/v1/customers';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -96,7 +97,7 @@ describe('Business CRM API credential test failures', () => {
 	it('fails on an unusable Base URL without sending the key anywhere', async () => {
 		// An address an HTTP client could reach: only the refusal keeps the key from the sandbox.
 		const result = await testCredential(credentials({ baseUrl: `${sandbox.url}/?tenant=1` }));
-		// n8n shows its own words here; the node explains the Base URL when it runs (bad-input tests).
+		// n8n shows its own words here; the node explains the Base URL when it runs (values.test.cts).
 		expect(result).toEqual({ status: 'Error', message: 'Invalid URL' });
 		expect(sandbox.requests).toHaveLength(0);
 	});
@@ -122,7 +123,7 @@ describe('the Test button repairs the Base URL as the node does', () => {
 		expect(error).toBeUndefined();
 		expect(sandbox.requests.map((request) => [request.path, request.status])).toEqual([
 			[TEST_PATH, 200],
-			['/api/public/v1/customers', 200],
+			[CUSTOMERS, 200],
 		]);
 	});
 
@@ -189,6 +190,21 @@ describe('the Test button does not follow a redirect', () => {
 				});
 			}),
 	);
+});
+
+describe('the headers a request of the node carries', () => {
+	it('sends the credential headers and nothing else the spec does not show', async () => {
+		sandbox.seedCustomers(2);
+		await runNode({
+			credentials: credentials(),
+			parameters: { ...getOneCustomer, returnAll: true },
+		});
+		const [request] = requestsTo(sandbox, CUSTOMERS);
+		expect(request.headers['x-api-key']).toBe(sandbox.apiKey);
+		expect(request.headers['x-organization-id']).toBe(sandbox.organizationId);
+		expect(request.headers.accept).toBe('application/json');
+		expect(request.body).toBeUndefined();
+	});
 });
 
 describe("the credential's own trimming", () => {

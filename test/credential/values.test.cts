@@ -3,19 +3,24 @@
  * it cannot (credential/credential.ts, characters.ts and baseUrl.ts).
  */
 import {
+	BASE_URL_FIX,
 	checkCredential,
 	HIDDEN_CHARACTER,
 	IN_CREDENTIAL,
 	NO_DOMAINS_LISTED,
 } from '../../nodes/BusinessCrm/credential/credential';
 import { EMPTY_BASE_URL, EXAMPLE } from '../../nodes/BusinessCrm/credential/baseUrl';
+import { type Sandbox } from '../sandbox/server.cjs';
 import { SCRIPTED_KEY, withApi } from '../helpers/scripted-api.cjs';
-import { runNode } from '../helpers/harness.cjs';
-import { byId } from '../helpers/fixtures.cjs';
+import { runNode, type CrmCredentials } from '../helpers/harness.cjs';
+import { byId, credentialsFor, getBusinessOf, useSandbox } from '../helpers/fixtures.cjs';
 
 const BASE_URL = 'https://api.example.com';
 const check = (apiKey: unknown, organizationId: unknown = 'org_1') =>
 	checkCredential({ baseUrl: BASE_URL, apiKey, organizationId } as never);
+/** The fix for a header value holding a character that was pasted with it. */
+const pasteAgain = (label: string) =>
+	`${HIDDEN_CHARACTER} Open the credential and paste the ${label} again as a single line, copied from its source.`;
 /** The problem and fix for a credential field that is empty. */
 const empty = (label: string) => ({
 	problem: `The ${label} ${IN_CREDENTIAL} is empty`,
@@ -70,7 +75,7 @@ describe('a character that cannot travel as typed is named, with its position', 
 	])('%s', (_label, character, named) => {
 		expect(check(`abcd${character}efgh1234`)).toEqual({
 			problem: `The API Key ${IN_CREDENTIAL} contains ${named} at position 5`,
-			fix: `${HIDDEN_CHARACTER} Open the credential and paste the API Key again as a single line, copied from its source.`,
+			fix: pasteAgain('API Key'),
 		});
 	});
 });
@@ -189,4 +194,152 @@ describe('a Base URL typed without a scheme is sent as https', () => {
 			expect(error).toBeDefined();
 			expect(api.urls).toEqual([]);
 		}));
+});
+
+describe('the credential is checked before anything is sent', () => {
+	let sandbox: Sandbox;
+	useSandbox({ businesses: 2 }, {}, (started) => (sandbox = started));
+	const run = (
+		credentials: Partial<CrmCredentials>,
+		options: { items?: Array<Record<string, unknown>>; onError?: 'continueRegularOutput' } = {},
+	) =>
+		runNode({
+			credentials: { ...credentialsFor(sandbox), ...credentials },
+			parameters: getBusinessOf(sandbox.businesses[0].id),
+			items: options.items as never,
+			onError: options.onError,
+		});
+
+	type Case = [string, (s: Sandbox) => Partial<CrmCredentials>, string, string];
+	/** A Base URL refused: the problem after "The Base URL in the … credential". */
+	const baseUrlCase = (title: string, credentials: Case[1], problem: string): Case => [
+		title,
+		credentials,
+		`The Base URL ${IN_CREDENTIAL} ${problem}${EXAMPLE}`,
+		BASE_URL_FIX,
+	];
+	/** A header value refused: empty, or holding a character that was pasted with it. */
+	const fieldCase = (title: string, credentials: Case[1], label: string, problem: string): Case => [
+		title,
+		credentials,
+		`The ${label} ${IN_CREDENTIAL} ${problem}`,
+		problem === 'is empty' ? empty(label).fix : pasteAgain(label),
+	];
+	const cases: Case[] = [
+		baseUrlCase(
+			'a Base URL with another scheme (ftp)',
+			(s) => ({ baseUrl: `ftp://127.0.0.1:${s.port}` }),
+			'"ftp://127.0.0.1:PORT" does not start with http:// or https://.',
+		),
+		baseUrlCase(
+			'a Base URL with a query string',
+			(s) => ({ baseUrl: `${s.url}/?tenant=1` }),
+			'"http://127.0.0.1:PORT/?tenant=1" contains a query string or fragment (? or #).',
+		),
+		baseUrlCase(
+			'a Base URL with a fragment',
+			(s) => ({ baseUrl: `${s.url}#api` }),
+			'"http://127.0.0.1:PORT#api" contains a query string or fragment (? or #).',
+		),
+		baseUrlCase('an empty Base URL', () => ({ baseUrl: '' }), 'is empty.'),
+		baseUrlCase('a Base URL of spaces only', () => ({ baseUrl: '   ' }), 'is empty.'),
+		baseUrlCase(
+			'a Base URL without a host',
+			() => ({ baseUrl: 'http://' }),
+			'"http://" has no host name.',
+		),
+		baseUrlCase(
+			'a Base URL with a space inside',
+			(s) => ({ baseUrl: `http://127.0.0.1 :${s.port}` }),
+			'"http://127.0.0.1 :PORT" contains spaces.',
+		),
+		fieldCase(
+			'an API key with a line break inside',
+			(s) => ({ apiKey: `${s.apiKey.slice(0, 12)}\n${s.apiKey.slice(12)}` }),
+			'API Key',
+			'contains a line break (U+000A) at position 13',
+		),
+		fieldCase(
+			'an API key with CR LF inside',
+			(s) => ({ apiKey: `${s.apiKey.slice(0, 12)}\r\n${s.apiKey.slice(12)}` }),
+			'API Key',
+			'contains a line break (U+000D) at position 13',
+		),
+		fieldCase('an empty API key', () => ({ apiKey: '' }), 'API Key', 'is empty'),
+		fieldCase('an API key of whitespace only', () => ({ apiKey: ' \n ' }), 'API Key', 'is empty'),
+		fieldCase(
+			'an organization ID with a line break inside',
+			(s) => ({
+				organizationId: `${s.organizationId.slice(0, 6)}\n${s.organizationId.slice(6)}`,
+			}),
+			'Organization ID',
+			'contains a line break (U+000A) at position 7',
+		),
+		fieldCase(
+			'an empty organization ID',
+			() => ({ organizationId: '' }),
+			'Organization ID',
+			'is empty',
+		),
+	];
+
+	it.each(cases)('refuses %s', async (_title, credentials, message, description) => {
+		const { items, error } = await run(credentials(sandbox));
+		expect(items).toEqual([]);
+		expect(error?.message).toBe(message.replace('PORT', String(sandbox.port)));
+		expect(error?.description).toBe(description);
+		expect(error?.context.itemIndex).toBe(0);
+		expect(sandbox.requests).toEqual([]);
+	});
+
+	it('refuses it on every item with Continue On Fail, each error item paired', async () => {
+		const { items, error } = await run(
+			{ baseUrl: `ftp://127.0.0.1:${sandbox.port}` },
+			{
+				items: [{}, {}],
+				onError: 'continueRegularOutput',
+			},
+		);
+		expect(error).toBeUndefined();
+		const message = `The Base URL ${IN_CREDENTIAL} "ftp://127.0.0.1:${sandbox.port}" does not start with http:// or https://.${EXAMPLE}`;
+		// A Continue On Fail error item: the message, then the advice, under `error` alone.
+		const json = { error: `${message}. ${BASE_URL_FIX}` };
+		expect(items).toEqual([
+			{ json, pairedItem: { item: 0 } },
+			{ json, pairedItem: { item: 1 } },
+		]);
+		expect(sandbox.requests).toEqual([]);
+	});
+
+	it.each<[string, (s: Sandbox) => Partial<CrmCredentials>]>([
+		['a trailing slash', (s) => ({ baseUrl: `${s.url}/` })],
+		['several trailing slashes', (s) => ({ baseUrl: `${s.url}///` })],
+		['"http//" without the colon', (s) => ({ baseUrl: `http//127.0.0.1:${s.port}` })],
+		['"http:/" with one slash', (s) => ({ baseUrl: `http:/127.0.0.1:${s.port}` })],
+		['an upper-case scheme', (s) => ({ baseUrl: `HTTP://127.0.0.1:${s.port}` })],
+		['a copied /api/public/v1', (s) => ({ baseUrl: `${s.url}/api/public/v1` })],
+		['a copied /api/public/v1/', (s) => ({ baseUrl: `${s.url}/api/public/v1/` })],
+		['surrounding spaces and a line break', (s) => ({ baseUrl: `  ${s.url}/ \n` })],
+		['an API key with surrounding spaces', (s) => ({ apiKey: ` ${s.apiKey}\n` })],
+		[
+			'an organization ID with surrounding spaces',
+			(s) => ({ organizationId: `\t${s.organizationId} ` }),
+		],
+	])('repairs %s', async (_title, credentials) => {
+		const business = sandbox.businesses[0];
+		const { items, error } = await run(credentials(sandbox));
+		expect(error).toBeUndefined();
+		expect(items).toEqual([{ json: business, pairedItem: { item: 0 } }]);
+		expect(
+			sandbox.requests.map((request) => [
+				request.method,
+				request.path,
+				request.headers['x-api-key'],
+				request.headers['x-organization-id'],
+				request.status,
+			]),
+		).toEqual([
+			['GET', `/api/business/${business.id}`, sandbox.apiKey, sandbox.organizationId, 200],
+		]);
+	});
 });

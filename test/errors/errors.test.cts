@@ -1,8 +1,11 @@
-/** The node's errors for an error status, when the API's reply has not its usual words (errors/errors.ts). */
+/**
+ * The node's errors for an error status (errors/errors.ts): the API's words it reads from the
+ * reply, and what it says when the reply has not its usual words.
+ */
 import { startApi, json } from '../helpers/scripted-api.cjs';
 import { runNode } from '../helpers/harness.cjs';
 import { answered, getBusinessOf } from '../helpers/fixtures.cjs';
-import { SERVER_ERROR_HINT } from '../../nodes/BusinessCrm/errors/errors';
+import { apiWords, SERVER_ERROR_HINT } from '../../nodes/BusinessCrm/errors/errors';
 
 describe('an error reply without the usual words is still explained', () => {
 	const getWith = async (status: number, body: unknown) => {
@@ -30,5 +33,18 @@ describe('an error reply without the usual words is still explained', () => {
 		const { error } = await getWith(500, { message: 42, err: ' disk full ' });
 		expect(error?.message).toBe(answered('Get business', 500, '"disk full"'));
 		expect(error?.description).toBe(SERVER_ERROR_HINT);
+	});
+});
+
+describe("the API's words in an error reply", () => {
+	it('are read only from an object, only as non-blank text, trimmed', () => {
+		for (const notAnObject of [['Not Found'], 'Not Found', 404, null]) {
+			expect(apiWords(notAnObject)).toStrictEqual({});
+		}
+		expect(apiWords({ message: 404, err: '  gone  ' })).toEqual({
+			message: undefined,
+			err: 'gone',
+		});
+		expect(apiWords({ message: ' ', err: 'x' })).toEqual({ message: undefined, err: 'x' });
 	});
 });

@@ -2,28 +2,38 @@
  * The Business locator's list (From list): what name each business is shown by, and what a
  * search finds. The API does not document a business's fields, so the list reads the likely ones.
  */
-import { startSandbox, type Sandbox, type SandboxBusiness } from '../sandbox/server.cjs';
+import { type Sandbox, type SandboxBusiness } from '../sandbox/server.cjs';
 import { listBusinesses } from '../helpers/harness.cjs';
-import { credentialsFor } from '../helpers/fixtures.cjs';
+import { credentialsFor, requestsTo, useSandbox } from '../helpers/fixtures.cjs';
+import { startApi, never } from '../helpers/scripted-api.cjs';
+import { clock, fastClock } from '../helpers/clock.cjs';
 import { LIST_SEARCH_TIMEOUT_MS } from '../../nodes/BusinessCrm/api/requestSettings';
+import { BUSINESS_LIST } from '../../nodes/BusinessCrm/api/lists';
+import { OPEN_LIST_AGAIN } from '../../nodes/BusinessCrm/api/rateLimit';
+import { API_UP_HELP } from '../../nodes/BusinessCrm/api/failures';
+
+const LIST = BUSINESS_LIST.url;
+/** Set by the mutation runs' jest config, which cannot afford a 30 s wait per mutant. */
+const slowIt = (globalThis as { MUTATION_RUN?: boolean }).MUTATION_RUN ? it.skip : it;
+
+// 45 businesses: more than the API's first page of 20, so that a list takes two requests.
+let sandbox: Sandbox;
+let originals: SandboxBusiness[];
+useSandbox({ businesses: 45 }, {}, (started) => {
+	sandbox = started;
+	originals = started.businesses.map((business) => ({ ...business }));
+});
+beforeEach(() => {
+	// In place: the sandbox serves this array.
+	sandbox.businesses.splice(
+		0,
+		sandbox.businesses.length,
+		...originals.map((business) => ({ ...business })),
+	);
+	sandbox.setBusinessListShape('paginated');
+});
 
 describe('Business list search: names and search', () => {
-	let sandbox: Sandbox;
-	let originals: SandboxBusiness[];
-	beforeAll(async () => {
-		sandbox = await startSandbox({ businesses: 5 });
-		originals = sandbox.businesses.map((business) => ({ ...business }));
-	});
-	afterAll(async () => await sandbox.close());
-	beforeEach(() => {
-		// In place: the sandbox serves this array.
-		sandbox.businesses.splice(
-			0,
-			sandbox.businesses.length,
-			...originals.map((business) => ({ ...business })),
-		);
-	});
-
 	/** Gives business `index` exactly these name fields instead of its `name`. */
 	const rename = (index: number, fields: Record<string, unknown>) => {
 		const business = sandbox.businesses[index] as Record<string, unknown>;
@@ -77,6 +87,110 @@ describe('Business list search: names and search', () => {
 		const byId = await listBusinesses(credentialsFor(sandbox), nameless.id);
 		expect(byId.results).toEqual([{ name: nameless.id, value: nameless.id }]);
 	});
+});
+
+describe('list search (Business locator, From List)', () => {
+	it('lists every business with a readable name, reading every page', async () => {
+		const { results } = await listBusinesses(credentialsFor(sandbox));
+		expect(results).toEqual(sandbox.businesses.map((b) => ({ name: b.name, value: b.id })));
+		expect(requestsTo(sandbox, LIST)).toHaveLength(2);
+	});
+
+	it('filters by name, case-insensitively', async () => {
+		const target = sandbox.businesses[3];
+		const { results } = await listBusinesses(credentialsFor(sandbox), target.name.toUpperCase());
+		expect(results).toContainEqual({ name: target.name, value: target.id });
+		expect(results.every((r) => r.name.toLowerCase().includes(target.name.toLowerCase()))).toBe(
+			true,
+		);
+	});
+
+	it('filters by ID', async () => {
+		const target = sandbox.businesses[44];
+		const { results } = await listBusinesses(credentialsFor(sandbox), target.id);
+		expect(results).toEqual([{ name: target.name, value: target.id }]);
+	});
+
+	it('shows the ID beside the name only for businesses that share a name', async () => {
+		const [first, second] = sandbox.businesses;
+		const ownName = second.name;
+		second.name = first.name;
+		try {
+			const { results } = await listBusinesses(credentialsFor(sandbox));
+			expect(results.slice(0, 3)).toEqual([
+				{ name: `${first.name} (${first.id})`, value: first.id },
+				{ name: `${first.name} (${second.id})`, value: second.id },
+				{ name: sandbox.businesses[2].name, value: sandbox.businesses[2].id },
+			]);
+		} finally {
+			second.name = ownName;
+		}
+	});
+
+	it('labels a business that has no name with its ID', async () => {
+		const [first] = sandbox.businesses;
+		const ownName = first.name;
+		delete (first as { name?: string }).name;
+		try {
+			const { results } = await listBusinesses(credentialsFor(sandbox));
+			expect(results[0]).toEqual({ name: first.id, value: first.id });
+		} finally {
+			first.name = ownName;
+		}
+	});
+
+	it('works with an unpaginated array reply too', async () => {
+		sandbox.setBusinessListShape('array');
+		const { results } = await listBusinesses(credentialsFor(sandbox));
+		expect(results).toHaveLength(45);
+	});
+
+	it('past the retry bounds of a 429 says to open the list again (no node Options apply here)', async () => {
+		sandbox.setFaults({
+			rateLimitBurst: { path: '/api/business/list/all', count: 6, retryAfter: 0 },
+		});
+		try {
+			const failure = await listBusinesses(credentialsFor(sandbox)).then(
+				() => undefined,
+				(error: Error & { description?: string }) => error,
+			);
+			expect(failure?.message).toMatch(
+				/^List businesses failed: the Business CRM API answered 429/,
+			);
+			expect(failure?.description).toMatch(/Gave up after 5 retries .*\)\. /);
+			expect(failure?.description?.endsWith(OPEN_LIST_AGAIN)).toBe(true);
+		} finally {
+			sandbox.resetFaults();
+		}
+	});
+
+	// Left out of mutation runs (test/mutation/jest.config.js); test/api/failures.test.cts guards its words.
+	slowIt(
+		'gives up after 30 s when the API accepts the connection and never answers',
+		async () => {
+			const silent = await startApi(never);
+			// 30 s on the package's clock, run 100 times faster.
+			const fast = fastClock(100);
+			const started = clock.now();
+			try {
+				const failure = await listBusinesses(silent.credentials).then(
+					() => undefined,
+					(error: Error & { description?: string }) => error,
+				);
+				const elapsed = clock.now() - started;
+				expect(failure?.message).toBe('List businesses failed: no answer within 30 s');
+				expect(failure?.description).toBe(
+					`The Business CRM API did not answer within 30 s. ${API_UP_HELP}`,
+				);
+				expect(elapsed).toBeGreaterThanOrEqual(29_900);
+				expect(elapsed).toBeLessThan(40_000);
+			} finally {
+				fast.restore();
+				await silent.close();
+			}
+		},
+		10_000,
+	);
 });
 
 describe('timeouts', () => {

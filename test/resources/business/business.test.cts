@@ -1,15 +1,9 @@
 import { startSandbox, type BusinessListShape, type Sandbox } from '../../sandbox/server.cjs';
-import { listBusinesses, runNode } from '../../helpers/harness.cjs';
+import { runNode } from '../../helpers/harness.cjs';
 import { byId, credentialsFor, requestsTo } from '../../helpers/fixtures.cjs';
-import { startApi, never } from '../../helpers/scripted-api.cjs';
-import { clock, fastClock } from '../../helpers/clock.cjs';
-import { OPEN_LIST_AGAIN } from '../../../nodes/BusinessCrm/api/rateLimit';
-import { API_UP_HELP } from '../../../nodes/BusinessCrm/api/failures';
 import { CHECK_THE_ID } from '../../../nodes/BusinessCrm/resources/business/get';
 
 const LIST = '/api/business/list/all';
-/** Set by the mutation runs' jest config, which cannot afford a 30 s wait per mutant. */
-const slowIt = (globalThis as { MUTATION_RUN?: boolean }).MUTATION_RUN ? it.skip : it;
 
 describe('Business', () => {
 	let sandbox: Sandbox;
@@ -147,109 +141,5 @@ describe('Business', () => {
 			expect(items).toEqual(sandbox.businesses.map((json) => ({ json, pairedItem: { item: 0 } })));
 			expect(requestsTo(sandbox, LIST)).toHaveLength(1);
 		});
-	});
-
-	describe('list search (Business locator, From List)', () => {
-		it('lists every business with a readable name, reading every page', async () => {
-			const { results } = await listBusinesses(credentialsFor(sandbox));
-			expect(results).toEqual(sandbox.businesses.map((b) => ({ name: b.name, value: b.id })));
-			expect(requestsTo(sandbox, LIST)).toHaveLength(2);
-		});
-
-		it('filters by name, case-insensitively', async () => {
-			const target = sandbox.businesses[3];
-			const { results } = await listBusinesses(credentialsFor(sandbox), target.name.toUpperCase());
-			expect(results).toContainEqual({ name: target.name, value: target.id });
-			expect(results.every((r) => r.name.toLowerCase().includes(target.name.toLowerCase()))).toBe(
-				true,
-			);
-		});
-
-		it('filters by ID', async () => {
-			const target = sandbox.businesses[44];
-			const { results } = await listBusinesses(credentialsFor(sandbox), target.id);
-			expect(results).toEqual([{ name: target.name, value: target.id }]);
-		});
-
-		it('shows the ID beside the name only for businesses that share a name', async () => {
-			const [first, second] = sandbox.businesses;
-			const ownName = second.name;
-			second.name = first.name;
-			try {
-				const { results } = await listBusinesses(credentialsFor(sandbox));
-				expect(results.slice(0, 3)).toEqual([
-					{ name: `${first.name} (${first.id})`, value: first.id },
-					{ name: `${first.name} (${second.id})`, value: second.id },
-					{ name: sandbox.businesses[2].name, value: sandbox.businesses[2].id },
-				]);
-			} finally {
-				second.name = ownName;
-			}
-		});
-
-		it('labels a business that has no name with its ID', async () => {
-			const [first] = sandbox.businesses;
-			const ownName = first.name;
-			delete (first as { name?: string }).name;
-			try {
-				const { results } = await listBusinesses(credentialsFor(sandbox));
-				expect(results[0]).toEqual({ name: first.id, value: first.id });
-			} finally {
-				first.name = ownName;
-			}
-		});
-
-		it('works with an unpaginated array reply too', async () => {
-			sandbox.setBusinessListShape('array');
-			const { results } = await listBusinesses(credentialsFor(sandbox));
-			expect(results).toHaveLength(45);
-		});
-
-		it('past the retry bounds of a 429 says to open the list again (no node Options apply here)', async () => {
-			sandbox.setFaults({
-				rateLimitBurst: { path: '/api/business/list/all', count: 6, retryAfter: 0 },
-			});
-			try {
-				const failure = await listBusinesses(credentialsFor(sandbox)).then(
-					() => undefined,
-					(error: Error & { description?: string }) => error,
-				);
-				expect(failure?.message).toMatch(
-					/^List businesses failed: the Business CRM API answered 429/,
-				);
-				expect(failure?.description).toMatch(/Gave up after 5 retries .*\)\. /);
-				expect(failure?.description?.endsWith(OPEN_LIST_AGAIN)).toBe(true);
-			} finally {
-				sandbox.resetFaults();
-			}
-		});
-
-		// Left out of mutation runs (test/mutation/jest.config.js); test/api/failures.test.cts guards its words.
-		slowIt(
-			'gives up after 30 s when the API accepts the connection and never answers',
-			async () => {
-				const silent = await startApi(never);
-				// 30 s on the package's clock, run 100 times faster.
-				const fast = fastClock(100);
-				const started = clock.now();
-				try {
-					const failure = await listBusinesses(silent.credentials).then(
-						() => undefined,
-						(error: Error & { description?: string }) => error,
-					);
-					const elapsed = clock.now() - started;
-					expect(failure?.message).toBe('List businesses failed: no answer within 30 s');
-					expect(failure?.description).toBe(
-						`The Business CRM API did not answer within 30 s. ${API_UP_HELP}`,
-					);
-					expect(elapsed).toBeGreaterThanOrEqual(29_900);
-					expect(elapsed).toBeLessThan(40_000);
-				} finally {
-					fast.restore();
-					await silent.close();
-				}
-			},
-			10_000,
-		);
 	});
 });

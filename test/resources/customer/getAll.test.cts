@@ -91,16 +91,6 @@ describe('Customer › Get Many', () => {
 		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(1);
 	});
 
-	it('sends the credential headers and nothing else the spec does not show', async () => {
-		sandbox.seedCustomers(2);
-		await getMany({ returnAll: true });
-		const [request] = requestsTo(sandbox, CUSTOMERS);
-		expect(request.headers['x-api-key']).toBe(sandbox.apiKey);
-		expect(request.headers['x-organization-id']).toBe(sandbox.organizationId);
-		expect(request.headers.accept).toBe('application/json');
-		expect(request.body).toBeUndefined();
-	});
-
 	it('runs once per input item, with a limit from an expression, and pairs every item', async () => {
 		sandbox.seedCustomers(10);
 		const { items } = await getMany({ returnAll: false, limit: '={{ $json.take }}' }, [
