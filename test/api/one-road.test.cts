@@ -20,7 +20,14 @@ import { KEPT_MOVING } from '../../nodes/BusinessCrm/api/listReader';
 import { BAD_PROXY, PROXY_HELP } from '../../nodes/BusinessCrm/api/requestSettings';
 import type { Sandbox } from '../sandbox/server.cjs';
 import { listBusinesses, runNode, type CrmCredentials } from '../helpers/harness.cjs';
-import { byId, credentialsFor, failed, requestsTo, useSandbox } from '../helpers/fixtures.cjs';
+import {
+	byId,
+	closedPort,
+	credentialsFor,
+	failed,
+	requestsTo,
+	useSandbox,
+} from '../helpers/fixtures.cjs';
 import { TriggerHarness } from '../helpers/poll-harness.cjs';
 import { clock, fastClock } from '../helpers/clock.cjs';
 import { json, never, pathsOf, withApi, type Answer } from '../helpers/scripted-api.cjs';
@@ -523,5 +530,42 @@ describe("the item's Request Options reach the request, and a bad one is refused
 		});
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(sandbox.businesses.length);
+	});
+
+	it('a proxy with user:password@ gets them, percent-decoded, as its Proxy-Authorization', async () => {
+		const apiPort = await closedPort();
+		const authorizations: Array<string | undefined> = [];
+		await withApi(
+			(request, url, response) => {
+				authorizations.push(request.headers['proxy-authorization']);
+				if (request.headers['proxy-authorization'] === undefined) {
+					response.writeHead(407, { 'proxy-authenticate': 'Basic realm="proxy"' });
+					response.end();
+					return;
+				}
+				// Only the proxy can answer: nothing listens at the Base URL's port.
+				json(response, 200, {
+					content: { businesses: [{ id: 'biz_proxied', path: url.pathname }] },
+				});
+			},
+			async (proxy) => {
+				const { items, error } = await runNode({
+					credentials: { ...proxy.credentials, baseUrl: `http://127.0.0.1:${apiPort}` },
+					parameters: getBusinesses({
+						proxy: `http://ada%2Bcrm:p%40ss%20word@127.0.0.1:${proxy.port}`,
+					}),
+				});
+				expect(error).toBeUndefined();
+				expect(items.map((item) => item.json)).toEqual([
+					{ id: 'biz_proxied', path: '/api/business/list/all' },
+				]);
+				expect(authorizations).toEqual([
+					`Basic ${Buffer.from('ada+crm:p@ss word').toString('base64')}`,
+				]);
+				expect(proxy.urls.map(String)).toEqual([
+					`http://127.0.0.1:${apiPort}/api/business/list/all`,
+				]);
+			},
+		);
 	});
 });
