@@ -383,3 +383,34 @@ describe('a list without a total is read to its end', () => {
 		});
 	});
 });
+
+describe('a list whose pages cannot overlap is trusted when two reads agree', () => {
+	it('an API that pages by one customer is read twice; after the list changed between two reads, twice more', async () => {
+		const first = ['cust_a', 'cust_b', 'cust_c'].map((id) => ({ id }));
+		const later = [{ id: 'cust_new' }, ...first];
+		let requests = 0;
+		const answer: Answer = (_request, url, response) => {
+			// A customer is added at the front once the first read (3 pages) is done.
+			const customers = requests++ < first.length ? first : later;
+			const offset = Number(url.searchParams.get('offset'));
+			json(response, 200, {
+				content: {
+					customers: customers.slice(offset, offset + 1),
+					pagination: { limit: 1, offset, hasMore: offset + 1 < customers.length },
+				},
+			});
+		};
+		await withApi(answer, async (api) => {
+			const { items, error } = await runNode({
+				parameters: getMany('customer'),
+				credentials: api.credentials,
+			});
+			expect(error).toBeUndefined();
+			expect(items.map((item) => item.json.id)).toEqual(later.map(({ id }) => id));
+			// Reads of 3, 4, 4 and 4 pages: the second differs from the first, the fourth agrees.
+			expect(api.urls.map((url) => Number(url.searchParams.get('offset')))).toEqual([
+				0, 1, 2, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3,
+			]);
+		});
+	});
+});
