@@ -32,4 +32,5 @@ for (const section of ['files', 'testFiles']) {
 	);
 	console.log(`${section}: ${names.filter((name) => renamed.has(name)).length} renamed`);
 }
-writeFileSync(file, JSON.stringify(results));
+// As Stryker writes it, so the committed diff shows only the renames.
+writeFileSync(file, JSON.stringify(results, null, 2));
