@@ -13,7 +13,7 @@ import { readWhole } from '../api/listReader';
 import { CUSTOMER_LIST } from '../api/lists';
 import { requestSettings } from '../api/requestSettings';
 import { crmOf } from '../api/requestCredential';
-import { pagesInParallel, retryPolicy } from '../params/options';
+import { listOfItem } from '../params/options';
 
 /** Where a Create was sent from: a node, one of its runs, and the item. */
 export interface CreateOrigin {
@@ -173,21 +173,17 @@ export async function executionCustomers(
 export async function listRead(
 	ctx: IExecuteSingleFunctions,
 ): Promise<{ index: CustomerIndex; mark: number; customers: ExecutionCustomers }> {
-	const itemIndex = ctx.getItemIndex();
-	const request = requestSettings(ctx, itemIndex);
-	const policy = retryPolicy(ctx);
-	const pages = pagesInParallel(ctx);
+	const request = requestSettings(ctx, ctx.getItemIndex());
+	const source = listOfItem(ctx, CUSTOMER_LIST, 'Read the customer list');
 	const customers = await executionCustomers(ctx);
 	const { reads } = customers;
+	const { policy, pagesInParallel: pages } = source;
 	const settings = JSON.stringify({ request, policy, pages });
 	const run = ctx.getExecuteData();
 	let read = reads.get(settings);
 	if (!read || read.failed || (!read.shared && read.run !== run)) {
-		const source = { ...CUSTOMER_LIST, what: 'Read the customer list', policy, itemIndex };
 		const started: ListRead = {
-			index: readWhole(ctx, { ...source, pagesInParallel: pages }).then(
-				({ items }) => new CustomerIndex(items),
-			),
+			index: readWhole(ctx, source).then(({ items }) => new CustomerIndex(items)),
 			mark: customers.mark,
 			run,
 			shared: true,
