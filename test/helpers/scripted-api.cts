@@ -119,13 +119,13 @@ export function always(
 export const never: Answer = () => {};
 
 /** The request's body, read to its end. */
-export async function bodyOf(request: IncomingMessage): Promise<string> {
+async function bodyOf(request: IncomingMessage): Promise<string> {
 	let text = '';
 	for await (const chunk of request) text += String(chunk);
 	return text;
 }
 
-export async function stop(server: Server): Promise<void> {
+async function stop(server: Server): Promise<void> {
 	server.closeAllConnections();
 	await new Promise((resolve) => server.close(resolve));
 }
