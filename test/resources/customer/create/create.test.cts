@@ -301,6 +301,13 @@ describe('Customer › Create against an API that answers without a body', () =>
 		expect(api.posts).toEqual([{ ...ada, phone: '15550100199' }]);
 	});
 
+	it('a name from an expression that gives true or false (a checkbox column) is sent as that word', async () => {
+		reply = { status: 204, headers: {} };
+		const { error } = await createThere({ lastName: '={{ false }}' });
+		expect(error).toBeUndefined();
+		expect(api.posts).toEqual([{ ...ada, lastName: 'false' }]);
+	});
+
 	it('a Create answered 2xx with a JSON list says the customer was probably created', async () => {
 		reply = {
 			status: 201,
