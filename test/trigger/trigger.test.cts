@@ -648,16 +648,20 @@ describe('the credential', () => {
 		expectEmitted(await trigger.restarted(spaced).activate('update'), added);
 	});
 
-	it('edited while the workflow is active: an echoed new key is redacted too', async () => {
+	// n8n keeps one poll context while the workflow is active, across edits of its credential.
+	it('edited while the workflow is active: the next poll sends the new key, and an echo of it is redacted', async () => {
 		const credentials = credentialsFor(sandbox);
 		const trigger = new TriggerHarness(credentials);
 		expectEmitted(await trigger.activate(), []);
 		const rotated = 'sk_rotated_9Vd4Rk8Zt3Wm6Hs1Nb5Jc0Fy';
 		credentials.apiKey = rotated;
+		const sent: unknown[] = [];
 		sandbox.onRequest = (entry) => {
+			sent.push(entry.headers['x-api-key']);
 			throw new Error(`key ${entry.headers['x-api-key']} is not known`);
 		};
 		const failed = await trigger.poll();
+		expect(sent).toEqual([rotated]);
 		const error = failed.error as Error & { description?: string };
 		expect(error.message).toContain('key [redacted] is not known');
 		expect(JSON.stringify([error.message, error.description, error])).not.toContain(rotated);
