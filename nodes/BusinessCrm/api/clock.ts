@@ -66,6 +66,14 @@ export function deadline(ms: number, outer?: AbortSignal): Deadline {
 	const controller = new AbortController();
 	const stop = new AbortController();
 	let passed = false;
+	// Listening before `follow`: an `outer` that has already aborted aborts the controller at once.
+	const reached = new Promise<never>((_resolve, reject) => {
+		controller.signal.addEventListener('abort', () => reject(controller.signal.reason), {
+			once: true,
+		});
+	});
+	// Nobody may be racing it when it fires.
+	reached.catch(() => undefined);
 	const unfollow = outer ? follow(outer, () => controller.abort(outer.reason)) : () => undefined;
 	clock.sleep(ms, stop.signal).then(
 		() => {
@@ -76,13 +84,6 @@ export function deadline(ms: number, outer?: AbortSignal): Deadline {
 		// The sleep was cut short by clear(): nothing to do.
 		() => undefined,
 	);
-	const reached = new Promise<never>((_resolve, reject) => {
-		controller.signal.addEventListener('abort', () => reject(controller.signal.reason), {
-			once: true,
-		});
-	});
-	// Nobody may be racing it when it fires.
-	reached.catch(() => undefined);
 	return {
 		signal: controller.signal,
 		reached,
