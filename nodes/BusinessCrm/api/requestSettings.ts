@@ -85,7 +85,11 @@ export function endPollWith(ctx: IPollFunctions, signal: AbortSignal): { forget(
 	return { forget: () => pollSignals.delete(ctx) };
 }
 
-/** What cancels the requests and waits of this context: the execution's cancel, or the poll's end. */
+/**
+ * What cancels the requests and waits of this context: the poll's end, or the execution's cancel
+ * where n8n gives one (n8n 1.122 to 2.41 give a declarative node none: Stop leaves its request
+ * to end at its Timeout).
+ */
 export function runSignal(ctx: Context): AbortSignal | undefined {
 	if ('getExecutionCancelSignal' in ctx) return ctx.getExecutionCancelSignal();
 	return pollSignals.get(ctx);
