@@ -413,4 +413,30 @@ describe('a list whose pages cannot overlap is trusted when two reads agree', ()
 			]);
 		});
 	});
+
+	it('two reads agree only on the same customers, not on as many: one replaced between them makes two more reads', async () => {
+		const first = ['cust_a', 'cust_b', 'cust_c'].map((id) => ({ id }));
+		const later = [{ id: 'cust_a' }, { id: 'cust_x' }, { id: 'cust_c' }];
+		let requests = 0;
+		const answer: Answer = (_request, url, response) => {
+			// cust_b is replaced by cust_x once the first read (3 pages) is done.
+			const customers = requests++ < first.length ? first : later;
+			const offset = Number(url.searchParams.get('offset'));
+			json(response, 200, {
+				content: {
+					customers: customers.slice(offset, offset + 1),
+					pagination: { limit: 1, offset, hasMore: offset + 1 < customers.length },
+				},
+			});
+		};
+		await withApi(answer, async (api) => {
+			const { items, error } = await runNode({
+				parameters: getMany('customer'),
+				credentials: api.credentials,
+			});
+			expect(error).toBeUndefined();
+			expect(items.map((item) => item.json.id)).toEqual(later.map(({ id }) => id));
+			expect(api.urls).toHaveLength(4 * 3);
+		});
+	});
 });
