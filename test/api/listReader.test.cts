@@ -11,7 +11,7 @@ import { credentialsFor, failed, requestsTo, useSandbox } from '../helpers/fixtu
 import { TriggerHarness } from '../helpers/poll-harness.cjs';
 import { DEFAULT_PAGES_IN_PARALLEL, SKIP_OR_REPEAT } from '../../nodes/BusinessCrm/api/lists';
 import { PAST_TOTAL } from '../../nodes/BusinessCrm/api/listReader';
-import { json, withApi, type Answer } from '../helpers/scripted-api.cjs';
+import { json, withApi, type Answer, type ScriptedApi } from '../helpers/scripted-api.cjs';
 
 const CUSTOMERS = '/api/public/v1/customers';
 const BUSINESS_LIST = '/api/business/list/all';
@@ -384,29 +384,41 @@ describe('a list without a total is read to its end', () => {
 	});
 });
 
+/**
+ * An API that pages by one customer (pages that cannot overlap): the first read (one request per
+ * customer of `first`) sees `first`, every later request sees `later`.
+ */
+function pagedByOne(first: Array<{ id: string }>, later: Array<{ id: string }>): Answer {
+	let requests = 0;
+	return (_request, url, response) => {
+		const customers = requests++ < first.length ? first : later;
+		const offset = Number(url.searchParams.get('offset'));
+		json(response, 200, {
+			content: {
+				customers: customers.slice(offset, offset + 1),
+				pagination: { limit: 1, offset, hasMore: offset + 1 < customers.length },
+			},
+		});
+	};
+}
+
+/** Get Many with Return All against `api`: the ids it output. */
+async function idsRead(api: ScriptedApi): Promise<unknown[]> {
+	const { items, error } = await runNode({
+		parameters: getMany('customer'),
+		credentials: api.credentials,
+	});
+	expect(error).toBeUndefined();
+	return items.map((item) => item.json.id);
+}
+
 describe('a list whose pages cannot overlap is trusted when two reads agree', () => {
 	it('an API that pages by one customer is read twice; after the list changed between two reads, twice more', async () => {
 		const first = ['cust_a', 'cust_b', 'cust_c'].map((id) => ({ id }));
+		// A customer is added at the front once the first read (3 pages) is done.
 		const later = [{ id: 'cust_new' }, ...first];
-		let requests = 0;
-		const answer: Answer = (_request, url, response) => {
-			// A customer is added at the front once the first read (3 pages) is done.
-			const customers = requests++ < first.length ? first : later;
-			const offset = Number(url.searchParams.get('offset'));
-			json(response, 200, {
-				content: {
-					customers: customers.slice(offset, offset + 1),
-					pagination: { limit: 1, offset, hasMore: offset + 1 < customers.length },
-				},
-			});
-		};
-		await withApi(answer, async (api) => {
-			const { items, error } = await runNode({
-				parameters: getMany('customer'),
-				credentials: api.credentials,
-			});
-			expect(error).toBeUndefined();
-			expect(items.map((item) => item.json.id)).toEqual(later.map(({ id }) => id));
+		await withApi(pagedByOne(first, later), async (api) => {
+			expect(await idsRead(api)).toEqual(later.map(({ id }) => id));
 			// Reads of 3, 4, 4 and 4 pages: the second differs from the first, the fourth agrees.
 			expect(api.urls.map((url) => Number(url.searchParams.get('offset')))).toEqual([
 				0, 1, 2, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3,
@@ -416,26 +428,10 @@ describe('a list whose pages cannot overlap is trusted when two reads agree', ()
 
 	it('two reads agree only on the same customers, not on as many: one replaced between them makes two more reads', async () => {
 		const first = ['cust_a', 'cust_b', 'cust_c'].map((id) => ({ id }));
+		// cust_b is replaced by cust_x once the first read (3 pages) is done.
 		const later = [{ id: 'cust_a' }, { id: 'cust_x' }, { id: 'cust_c' }];
-		let requests = 0;
-		const answer: Answer = (_request, url, response) => {
-			// cust_b is replaced by cust_x once the first read (3 pages) is done.
-			const customers = requests++ < first.length ? first : later;
-			const offset = Number(url.searchParams.get('offset'));
-			json(response, 200, {
-				content: {
-					customers: customers.slice(offset, offset + 1),
-					pagination: { limit: 1, offset, hasMore: offset + 1 < customers.length },
-				},
-			});
-		};
-		await withApi(answer, async (api) => {
-			const { items, error } = await runNode({
-				parameters: getMany('customer'),
-				credentials: api.credentials,
-			});
-			expect(error).toBeUndefined();
-			expect(items.map((item) => item.json.id)).toEqual(later.map(({ id }) => id));
+		await withApi(pagedByOne(first, later), async (api) => {
+			expect(await idsRead(api)).toEqual(later.map(({ id }) => id));
 			expect(api.urls).toHaveLength(4 * 3);
 		});
 	});
