@@ -4,12 +4,11 @@
  */
 import { BAD_PROXY, PROXY_HELP } from '../../nodes/BusinessCrm/api/requestSettings';
 import { runNode } from '../helpers/harness.cjs';
-import { startApi } from '../helpers/scripted-api.cjs';
+import { withApi } from '../helpers/scripted-api.cjs';
 
 describe('Request Options › Proxy', () => {
 	it('on port 0 (n8n lets it through) is refused with the fix, and nothing is sent', async () => {
-		const api = await startApi();
-		try {
+		await withApi(undefined, async (api) => {
 			const { error } = await runNode({
 				credentials: api.credentials,
 				parameters: {
@@ -22,8 +21,6 @@ describe('Request Options › Proxy', () => {
 			expect(error?.message).toBe(BAD_PROXY);
 			expect(error?.description).toBe(PROXY_HELP);
 			expect(api.urls).toEqual([]);
-		} finally {
-			await api.close();
-		}
+		});
 	});
 });
