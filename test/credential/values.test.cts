@@ -105,6 +105,13 @@ describe('Allowed Domains, as the credential check reads them', () => {
 		expect(restricted('https://api.example.com', 'API.EXAMPLE.COM')).not.toHaveProperty('problem');
 	});
 
+	it('a host written with its trailing dot is the same host, in the Base URL and in the list', () => {
+		expect(restricted('https://api.example.com./', 'api.example.com')).not.toHaveProperty(
+			'problem',
+		);
+		expect(restricted('https://api.example.com', 'api.example.com.')).not.toHaveProperty('problem');
+	});
+
 	it('a host not on the list is refused, naming the host, the list and the fix', () => {
 		expect(restricted('https://api.example.com', 'other.example.com, *.example.org')).toEqual({
 			problem: `The Base URL's host api.example.com is not among the Allowed Domains of the Business CRM credential (other.example.com, *.example.org), so the node sends nothing`,
