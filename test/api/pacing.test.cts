@@ -1,5 +1,6 @@
 /** How fast one run sends its requests (api/pacing.ts): as fast as allowed, and slower after a 429. */
 import type { ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
 	startSandbox,
 	type RequestLogEntry,
@@ -9,7 +10,7 @@ import {
 import { Pacer } from '../../nodes/BusinessCrm/api/pacing';
 import { runNode } from '../helpers/harness.cjs';
 import { byId, credentialsFor, requestsTo } from '../helpers/fixtures.cjs';
-import { json, withApi } from '../helpers/scripted-api.cjs';
+import { json, withApi, type Answer } from '../helpers/scripted-api.cjs';
 
 const ADD = '/api/business/crm/customer/add';
 
@@ -146,6 +147,37 @@ describe('rate-limit pacing of one node run', () => {
 			}),
 		60_000,
 	);
+
+	// A Get's 200 counts for the pacer as a Create's 201 does (transport.ts tells it of every 2xx).
+	it('Business Get: after the first 429 the retries leave at the rate that succeeded, not together', async () => {
+		const retriesAt: number[] = [];
+		let requests = 0;
+		// Of the first 10 in flight, 5 succeed at once and 5 are refused a moment later and asked to
+		// wait 1 s: 5 successes in that 1 s make a rate of 5 a second, one request each 200 ms.
+		const answer: Answer = async (_request, url, response) => {
+			const number = ++requests;
+			if (number > 5 && number <= 10) {
+				await sleep(50);
+				json(response, 429, { retryAfter: 1 });
+				return;
+			}
+			if (number > 10) retriesAt.push(Date.now());
+			json(response, 200, { content: { business: { id: url.pathname.split('/').pop() } } });
+		};
+		await withApi(answer, async (api) => {
+			const items = Array.from({ length: 10 }, (_, index) => ({ id: `biz_${index}` }));
+			const { items: output, error } = await runNode({
+				parameters: { resource: 'business', operation: 'get', businessId: byId('={{ $json.id }}') },
+				credentials: api.credentials,
+				items,
+			});
+			expect(error).toBeUndefined();
+			expect(output.map((item) => item.json.id)).toEqual(items.map((item) => item.id));
+			expect(retriesAt).toHaveLength(5);
+			// Unpaced, the 5 retries would leave together when the wait ends.
+			expect(Math.max(...retriesAt) - Math.min(...retriesAt)).toBeGreaterThanOrEqual(600);
+		});
+	});
 });
 
 describe('never more than 10 requests in flight', () => {
