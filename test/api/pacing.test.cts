@@ -10,7 +10,7 @@ import {
 import { Pacer } from '../../nodes/BusinessCrm/api/pacing';
 import { runNode } from '../helpers/harness.cjs';
 import { byId, credentialsFor, requestsTo } from '../helpers/fixtures.cjs';
-import { json, withApi, type Answer } from '../helpers/scripted-api.cjs';
+import { json, withApi, type Answer, type ScriptedApi } from '../helpers/scripted-api.cjs';
 
 const ADD = '/api/business/crm/customer/add';
 
@@ -59,6 +59,18 @@ async function importEachOnce(sandbox: Sandbox, rows: number): Promise<Arrival[]
 	);
 	expect(sandbox.customers.map((customer) => customer.firstName).sort()).toEqual([...names].sort());
 	return arrivals;
+}
+
+/** Gets `count` businesses, one an item, and checks each came back in its item's place. */
+async function getEachOnce(api: ScriptedApi, count: number): Promise<void> {
+	const items = Array.from({ length: count }, (_, index) => ({ id: `biz_${index}` }));
+	const { items: output, error } = await runNode({
+		parameters: { resource: 'business', operation: 'get', businessId: byId('={{ $json.id }}') },
+		credentials: api.credentials,
+		items,
+	});
+	expect(error).toBeUndefined();
+	expect(output.map((item) => item.json.id)).toEqual(items.map((item) => item.id));
 }
 
 describe('rate-limit pacing of one node run', () => {
@@ -165,14 +177,7 @@ describe('rate-limit pacing of one node run', () => {
 			json(response, 200, { content: { business: { id: url.pathname.split('/').pop() } } });
 		};
 		await withApi(answer, async (api) => {
-			const items = Array.from({ length: 10 }, (_, index) => ({ id: `biz_${index}` }));
-			const { items: output, error } = await runNode({
-				parameters: { resource: 'business', operation: 'get', businessId: byId('={{ $json.id }}') },
-				credentials: api.credentials,
-				items,
-			});
-			expect(error).toBeUndefined();
-			expect(output.map((item) => item.json.id)).toEqual(items.map((item) => item.id));
+			await getEachOnce(api, 10);
 			expect(retriesAt).toHaveLength(5);
 			// Unpaced, the 5 retries would leave together when the wait ends.
 			expect(Math.max(...retriesAt) - Math.min(...retriesAt)).toBeGreaterThanOrEqual(600);
@@ -193,14 +198,7 @@ describe('never more than 10 requests in flight', () => {
 			json(response, 200, { content: { business: { id: url.pathname.split('/').pop() } } });
 		};
 		await withApi(business, async (api) => {
-			const items = Array.from({ length: 50 }, (_, index) => ({ id: `biz_${index}` }));
-			const { items: output, error } = await runNode({
-				parameters: { resource: 'business', operation: 'get', businessId: byId('={{ $json.id }}') },
-				credentials: api.credentials,
-				items,
-			});
-			expect(error).toBeUndefined();
-			expect(output.map((item) => item.json.id)).toEqual(items.map((item) => item.id));
+			await getEachOnce(api, 50);
 			expect(api.urls).toHaveLength(50);
 			expect(mostOpen).toBe(10);
 		});
