@@ -5,11 +5,13 @@
 import {
 	CustomerIndex,
 	emailKey,
+	matchText,
 	nameKey,
 	phoneKey,
 	recordKey,
 	samePhone,
 } from '../../nodes/BusinessCrm/state/customerIndex';
+import { cleanText, trimmedText } from '../../nodes/BusinessCrm/values';
 import { ExecutionCustomers } from '../../nodes/BusinessCrm/state/executionCustomers';
 import { KeyTurns } from '../../nodes/BusinessCrm/state/keyTurns';
 
@@ -320,5 +322,181 @@ describe('what an execution remembers of a Create, by every key it was sent with
 		expect(run.createdSince(between, 'email', 'ada@example.com')).toEqual([]);
 		expect(run.createdSince(between, 'email', 'grace@example.com')).toEqual([second]);
 		expect(run.mark).toBe(between + 1);
+	});
+});
+
+/** [what it is, the character]: each is cut at either end of a value, and kept inside. */
+const UNSEEN_AT_THE_ENDS: Array<[string, string]> = [
+	['a space', ' '],
+	['a tab', '\t'],
+	['a line break', '\n'],
+	['a no-break space (U+00A0)', '\u00a0'],
+	['an ideographic space (U+3000)', '\u3000'],
+	['a zero-width space (U+200B)', '\u200b'],
+	['a zero-width non-joiner (U+200C)', '\u200c'],
+	['a zero-width joiner (U+200D)', '\u200d'],
+	['a word joiner (U+2060)', '\u2060'],
+	['a byte order mark (U+FEFF)', '\ufeff'],
+	['a soft hyphen (U+00AD)', '\u00ad'],
+	['a left-to-right mark (U+200E)', '\u200e'],
+	['a right-to-left mark (U+200F)', '\u200f'],
+	['an Arabic letter mark (U+061C)', '\u061c'],
+	['a Mongolian vowel separator (U+180E)', '\u180e'],
+	['an invisible times (U+2062)', '\u2062'],
+	['a combining grapheme joiner (U+034F)', '\u034f'],
+	['a Hangul filler (U+3164)', '\u3164'],
+	['a halfwidth Hangul filler (U+FFA0)', '\uffa0'],
+	['a format character outside the BMP (U+1D173)', '\u{1d173}'],
+	['a zero-width space and a byte order mark together', '\u200b\ufeff'],
+];
+
+describe('one rule for the same text: what the node sends and what Find and Skip Existing compare', () => {
+	const email = 'ann.lee@example.com';
+
+	describe.each(UNSEEN_AT_THE_ENDS)('%s', (_name, unseen) => {
+		it.each([
+			['at the start', `${unseen}${email}`],
+			['at the end', `${email}${unseen}`],
+			['at both ends', `${unseen}${email}${unseen}`],
+		])('%s is cut from what is sent and from the keys', (_where, typed) => {
+			expect(cleanText(typed)).toBe(email);
+			expect(trimmedText(typed)).toBe(email);
+			expect(emailKey(typed)).toBe(emailKey(email));
+			expect(nameKey(typed, `Lee${unseen}`)).toBe(nameKey(email, 'Lee'));
+			expect(phoneKey(`+1 555 010 0199${unseen}`)).toBe('15550100199');
+		});
+
+		it('inside a value is kept, in what is sent and in the keys', () => {
+			const inside = `ann${unseen}lee@example.com`;
+			expect(cleanText(inside)).toBe(inside);
+			expect(emailKey(inside)).not.toBe(emailKey('annlee@example.com'));
+		});
+	});
+
+	it('a value of nothing but unseen characters is empty: no key, nothing sent', () => {
+		const all = UNSEEN_AT_THE_ENDS.map(([, unseen]) => unseen).join('');
+		expect(cleanText(all)).toBe('');
+		expect(emailKey(all)).toBe('');
+		expect(nameKey(all, 'Lee')).toBe('');
+		expect(new CustomerIndex([{ id: 'cust_1', email: all }]).find('email', emailKey(all))).toEqual(
+			[],
+		);
+	});
+
+	it.each([
+		['an Arabic number sign before digits (U+0600, shown)', '\u0600\u0661\u0662'],
+		[
+			'the tags that end a flag emoji (Scotland)',
+			'Go \u{1f3f4}\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}',
+		],
+		['an emoji presentation selector (U+FE0F)', 'Love \u2764\ufe0f'],
+		// Old-style Malayalam chillu: consonant, virama, zero-width joiner at the end of a name.
+		['a zero-width joiner after a virama (old-style Malayalam chillu)', '\u0d05\u0d30\u0d4d\u200d'],
+		['a zero-width non-joiner after a virama', '\u0915\u094d\u200c'],
+	])('%s at an end is part of the text, and is kept', (_name, text) => {
+		expect(cleanText(text)).toBe(text);
+		expect(cleanText(` ${text}\u200b`)).toBe(text);
+	});
+
+	it('a zero-width joiner or non-joiner inside a Persian or Indic name is kept', () => {
+		// Zein-ol-Abedin, with a zero-width non-joiner after the first word.
+		const persian = '\u0632\u06cc\u0646\u200c\u0627\u0644\u0639\u0627\u0628\u062f\u06cc\u0646';
+		const devanagari = '\u0915\u094d\u200d\u0937';
+		for (const name of [persian, devanagari]) {
+			expect(cleanText(`\u200b${name}\ufeff`)).toBe(name);
+			expect(nameKey(name, 'X')).not.toBe(nameKey(name.replace(/[\u200c\u200d]/g, ''), 'X'));
+		}
+	});
+
+	it.each([
+		['José', 'Jose\u0301'],
+		['Zoë Ørsted', 'Zoe\u0308 \u00d8rsted'],
+		['Nguyễn', 'Nguye\u0302\u0303n'],
+		['Çelik', 'C\u0327elik'],
+	])('%s in NFC and in NFD (as macOS exports it) is one name, and is sent in NFC', (nfc, nfd) => {
+		expect(nfc.normalize('NFC')).toBe(nfc);
+		expect(nfd).not.toBe(nfc);
+		expect(cleanText(nfd)).toBe(nfc);
+		expect(nameKey(nfd, nfd)).toBe(nameKey(nfc, nfc));
+		expect(emailKey(`${nfd}@example.com`)).toBe(emailKey(`${nfc}@example.com`));
+		const index = new CustomerIndex([{ id: 'cust_1', firstName: nfc, lastName: 'Lee' }]);
+		expect(index.find('name', nameKey(`${nfd} `, 'LEE')).map((c) => c.id)).toEqual(['cust_1']);
+	});
+
+	it.each([
+		['two spaces', 'Mary  Ann'],
+		['a tab', 'Mary\tAnn'],
+		['a no-break space', 'Mary\u00a0Ann'],
+		['spaces and a line break', 'Mary \n Ann'],
+	])('a name with %s inside matches it with one space; what is sent keeps it', (_name, typed) => {
+		expect(matchText(typed)).toBe('mary ann');
+		expect(nameKey(typed, 'Lovelace')).toBe(nameKey('Mary Ann', 'Lovelace'));
+		expect(cleanText(` ${typed} `)).toBe(typed);
+	});
+
+	it('inner spaces do not join the two names: "Ann Lee" + "Smith" is not "Ann" + "Lee Smith"', () => {
+		expect(nameKey('Ann  Lee', 'Smith')).not.toBe(nameKey('Ann', 'Lee  Smith'));
+	});
+
+	it.each([
+		['ANN.LEE@EXAMPLE.COM', 'ann.lee@example.com'],
+		['ÉLODIE', 'élodie'],
+		['E\u0301LODIE', '\u00e9lodie'],
+		['ΣΩΚΡΆΤΗΣ', 'σωκράτης'],
+	])('capitals do not count: %s is %s', (upper, lower) => {
+		expect(matchText(upper)).toBe(matchText(lower));
+	});
+
+	it.each([
+		['+1 (555) 010-0199', '15550100199'],
+		['1-555-010-0199', '15550100199'],
+		['\u200b+1 555 010 0199\ufeff', '15550100199'],
+		['\u00a0+1\u00a0555\u00a0010\u00a00199', '15550100199'],
+		// Full-width digits, as Japanese and Chinese input gives them.
+		[
+			'\uff0b\uff11 \uff08\uff15\uff15\uff15\uff09 \uff10\uff11\uff10-\uff10\uff11\uff19\uff19',
+			'15550100199',
+		],
+		['tel. +44 20 7946 0958', '442079460958'],
+		['n/a', ''],
+	])('the phone %j is the digits %j', (typed, digits) => {
+		expect(phoneKey(typed)).toBe(digits);
+	});
+
+	it('full-width digits find the number stored in ASCII digits, with its country code', () => {
+		const index = new CustomerIndex([{ id: 'cust_1', phone: '+44 20 7946 0958' }]);
+		const typed = '\uff10\uff12\uff10 \uff17\uff19\uff14\uff16 \uff10\uff19\uff15\uff18';
+		expect(index.find('phone', phoneKey(typed)).map((c) => c.id)).toEqual(['cust_1']);
+	});
+
+	it('a customer stored with a hidden character is found by the clean value, and the other way round', () => {
+		const index = new CustomerIndex([
+			{ id: 'cust_1', email: 'ann@example.com\u200b', firstName: '\ufeffAnn', lastName: 'Lee' },
+			{ id: 'cust_2', email: 'bob@example.com' },
+		]);
+		expect(index.find('email', emailKey('ANN@example.com')).map((c) => c.id)).toEqual(['cust_1']);
+		expect(index.find('email', emailKey('bob@example.com\u2060')).map((c) => c.id)).toEqual([
+			'cust_2',
+		]);
+		expect(index.find('name', nameKey('ann', 'lee\u00ad')).map((c) => c.id)).toEqual(['cust_1']);
+	});
+
+	it('cleaning twice changes nothing, and gives NFC', () => {
+		const typed = [
+			...UNSEEN_AT_THE_ENDS.map(([, unseen]) => `${unseen}Jose\u0301${unseen}`),
+			'\u034f\u200dAnn',
+			'\u0d05\u0d30\u0d4d\u200d\u200b',
+		];
+		for (const text of typed) {
+			const once = cleanText(text);
+			expect(cleanText(once)).toBe(once);
+			expect(once.normalize('NFC')).toBe(once);
+		}
+	});
+
+	it('a value with a long run of spaces inside is cleaned in linear time', () => {
+		const long = `a${' '.repeat(500_000)}b `;
+		expect(cleanText(long)).toBe(long.slice(0, -1));
+		expect(matchText(long)).toBe('a b');
 	});
 });

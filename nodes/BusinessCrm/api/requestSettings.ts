@@ -17,6 +17,11 @@ export interface RequestSettings {
 
 /** n8n's own default for a request of a declarative node without Request Options › Timeout. */
 export const DEFAULT_TIMEOUT_MS = 300_000;
+/**
+ * The longest timer Node.js sets (about 24.8 days): a longer one fires after 1 ms, so a huge
+ * Timeout (typed to mean "no limit") would fail every request at once.
+ */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
 /** A list search has no Request Options: its list must not load forever. */
 export const LIST_SEARCH_TIMEOUT_MS = 30_000;
 /** A poll has no Request Options either: a request without a whole reply in this time fails it. */
@@ -67,7 +72,10 @@ export function requestSettings(ctx: Context, itemIndex?: number): RequestSettin
 	const options = ctx.getNodeParameter('requestOptions', {}) as IDataObject;
 	const timeout = Number(options.timeout);
 	const settings: RequestSettings = {
-		timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : DEFAULT_TIMEOUT_MS,
+		timeoutMs:
+			Number.isFinite(timeout) && timeout > 0
+				? Math.min(timeout, MAX_TIMEOUT_MS)
+				: DEFAULT_TIMEOUT_MS,
 	};
 	if (typeof options.proxy === 'string' && options.proxy.trim() !== '') {
 		settings.proxy = proxyOf(ctx, options.proxy.trim(), itemIndex);

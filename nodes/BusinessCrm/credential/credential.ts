@@ -1,5 +1,5 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-import { trimmedText } from '../values';
+import { asText } from '../values';
 import { parseBaseUrl, urlPassword } from './baseUrl';
 import { refusedCharacter } from './characters';
 
@@ -67,7 +67,8 @@ function passwordForms(url: string): string[] {
 }
 
 function headerValue(label: string, value: unknown): string | CredentialProblem {
-	const text = trimmedText(value);
+	// A plain trim, not trimmedText: a hidden character pasted at an end is refused, not cut.
+	const text = asText(value).trim();
 	if (text === '') {
 		return {
 			problem: `The ${label} ${IN_CREDENTIAL} is empty`,

@@ -10,14 +10,25 @@ export const MATCH_KEY_NAMES: Record<MatchKey, string> = {
 	name: 'First and Last Name',
 };
 
-/** Email trimmed and in lower case. */
-export function emailKey(email: unknown): string {
-	return trimmedText(email).toLowerCase();
+/**
+ * Text as Find and Skip Existing compare it: cleaned as it is sent (trimmedText: NFC, no spaces
+ * or invisible characters at the ends), each run of spaces inside as one, in lower case.
+ */
+export function matchText(value: unknown): string {
+	return trimmedText(value).replace(/\s+/g, ' ').toLowerCase();
 }
 
-/** Phone by its digits alone, so "+1 (555) 010-0199" and "15550100199" are one number. */
+/** Email as matchText compares it. */
+export function emailKey(email: unknown): string {
+	return matchText(email);
+}
+
+/**
+ * Phone by its digits alone, so "+1 (555) 010-0199" and "15550100199" are one number; NFKC
+ * first, so full-width digits (Japanese and Chinese input) count as digits.
+ */
 export function phoneKey(phone: unknown): string {
-	return trimmedText(phone).replace(/\D/g, '');
+	return trimmedText(phone).normalize('NFKC').replace(/\D/g, '');
 }
 
 /** A number this short matches only the same digits; one this long also ends longer numbers. */
@@ -58,10 +69,10 @@ export function keysMatch(kind: MatchKey, wanted: string, held: string): boolean
 	return kind === 'phone' ? samePhone(wanted, held) : wanted === held;
 }
 
-/** First and last name, each trimmed and in lower case; empty unless both are given. */
+/** First and last name, each as matchText compares it; empty unless both are given. */
 export function nameKey(firstName: unknown, lastName: unknown): string {
-	const first = trimmedText(firstName).toLowerCase();
-	const last = trimmedText(lastName).toLowerCase();
+	const first = matchText(firstName);
+	const last = matchText(lastName);
 	// A separator no name holds, so "Ann Lee"+"Smith" and "Ann"+"Lee Smith" stay apart.
 	return first === '' || last === '' ? '' : `${first}\u0000${last}`;
 }

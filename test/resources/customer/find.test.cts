@@ -242,6 +242,27 @@ describe('Customer › Find', () => {
 			pairedItem: { item: 1 },
 		});
 	});
+
+	it('finds a customer by an email with a byte order mark or a zero-width space, and by a name in NFD', async () => {
+		const target = sandbox.customers[12];
+		target.firstName = 'Jos\u00e9 Mar\u00eda';
+		target.lastName = 'N\u00fa\u00f1ez';
+		const typed = [
+			{ findBy: 'email', email: `${String(target.email)}\ufeff` },
+			{ findBy: 'email', email: `\u200b${String(target.email).toUpperCase()}\u2060` },
+			// As macOS exports it, each accent a character of its own; two spaces inside.
+			{ findBy: 'name', firstName: 'jose\u0301  MARI\u0301A\u00a0', lastName: 'Nu\u0301n\u0303ez' },
+		];
+		for (const parameters of typed) {
+			const { items, error } = await find(parameters);
+			expect(error).toBeUndefined();
+			expect(items.map((item) => item.json)).toEqual([target]);
+		}
+		// Inside an address a zero-width space is part of it: another address, found by no one.
+		const [local, domain] = String(target.email).split('@');
+		const inside = await find({ findBy: 'email', email: `${local}\u200b@${domain}` });
+		expect(inside.items).toEqual([]);
+	});
 });
 
 describe('Find reads the customer list as JSON, each customer once', () => {

@@ -119,7 +119,8 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Email',
 				value: 'email',
-				description: 'The same address in upper or lower case, spaces around it ignored',
+				description:
+					'The same address in any capitals, spaces or invisible characters around it ignored',
 			},
 			{
 				name: 'Phone',
@@ -129,7 +130,8 @@ const properties: INodeProperties[] = [
 			{
 				name: 'First and Last Name',
 				value: 'name',
-				description: 'Both names, in upper or lower case, spaces around them ignored',
+				description:
+					'Both names, in any capitals; spaces or invisible characters around them ignored, doubled spaces inside count as one',
 			},
 		],
 	},

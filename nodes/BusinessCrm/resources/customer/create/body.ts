@@ -33,7 +33,7 @@ function hasControlCharacter(text: string): boolean {
 	return false;
 }
 
-/** A field's text, trimmed; undefined when empty, so it is not sent. */
+/** A field's text, cleaned (trimmedText); undefined when empty, so it is not sent. */
 function optionalText(value: unknown): string | undefined {
 	return trimmedText(value) || undefined;
 }
@@ -120,15 +120,15 @@ export function customerBody(ctx: IExecuteSingleFunctions): IDataObject {
 }
 
 /**
- * A custom field's value as it goes into the JSON body: text trimmed (empty text, e.g. a blank
- * cell, is not sent, like Email and Phone), any other JSON value as it is.
+ * A custom field's value as it goes into the JSON body: text cleaned as Email and Phone are
+ * (empty text, e.g. a blank cell, is not sent), any other JSON value as it is.
  */
 function customValue(
 	ctx: IExecuteSingleFunctions,
 	name: string,
 	value: unknown,
 ): IDataObject[string] | undefined {
-	if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
+	if (typeof value === 'string') return optionalText(value);
 	if (typeof value === 'number' && !Number.isFinite(value)) {
 		throw inputError(
 			ctx,
