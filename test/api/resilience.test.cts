@@ -868,7 +868,7 @@ describe('Resilience', () => {
 				{ json: byName('Ada'), pairedItem: { item: 0 } },
 				{
 					json: errorJson(
-						answered('Create customer', 404, '"Not Found: Business biz_nowhere not found"'),
+						`Row 2 (Grace Test): ${answered('Create customer', 404, '"Not Found: Business biz_nowhere not found"')}`,
 						'The API did not find business "biz_nowhere" (or the endpoint). Check the business ID, or pick the business from the list.',
 					),
 					pairedItem: { item: 1 },

@@ -278,7 +278,7 @@ describeOnPin('the Business CRM node as an AI Agent tool in a real n8n', () => {
 		it('a Create that may have happened, then the same Create in a later tool call: refused, naming the earlier call', () => {
 			expect(result(3)).toMatch(/answered 502.*may or may not have been created/);
 			expect(result(4)).toMatch(
-				/^Create customer not sent: item 0 of an earlier run of this node, with the same email, may have created this customer\./,
+				/^Create customer not sent: row 1 of an earlier run of this node, with the same email, may have created this customer\./,
 			);
 			// The 404 and the 502; the refused call sent nothing.
 			expect(creates(agent.api)).toHaveLength(2);

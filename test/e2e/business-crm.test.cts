@@ -115,17 +115,17 @@ describe('Business CRM in a real n8n', () => {
 		expect(refused).toEqual([
 			expect.objectContaining({
 				error:
-					"First Name is empty or only spaces. Enter the customer's first name. When it comes from an expression, check that the expression gives a value for this item.",
+					"Row 2 (Nobody): First Name is empty or only spaces. Enter the customer's first name. When it comes from an expression, check that the expression gives a value for this item.",
 			}),
 			expect.objectContaining({
 				error:
-					'Create customer failed: the Business CRM API answered 404 "Not Found: Business biz_unknown not found". The API did not find business "biz_unknown" (or the endpoint). Check the business ID, or pick the business from the list.',
+					'Row 3 (Alan Turing): Create customer failed: the Business CRM API answered 404 "Not Found: Business biz_unknown not found". The API did not find business "biz_unknown" (or the endpoint). Check the business ID, or pick the business from the list.',
 				firstName: 'Alan',
 			}),
 			// Without an email the node cannot tell whether the row was added before: not sent.
 			expect.objectContaining({
 				error:
-					'Email is empty, so the node cannot tell whether this customer already exists. Give this row an email. To go on with the other rows, set Settings › On Error to Continue (using error output): such rows then go to the error output. Or choose under Rows Without a Match Value to output such rows without creating them, or to create them anyway (a re-run then creates them again).',
+					'Row 4 (Edsger Dijkstra): Email is empty, so the node cannot tell whether this customer already exists. Give this row an email. To go on with the other rows, set Settings › On Error to Continue (using error output): such rows then go to the error output. Or choose under Rows Without a Match Value to output such rows without creating them, or to create them anyway (a re-run then creates them again).',
 				firstName: 'Edsger',
 			}),
 		]);

@@ -82,6 +82,7 @@ describe('node description', () => {
 			'matchOn',
 			'matchWithin',
 			'noMatchValue',
+			'previewOnly',
 			'findBy',
 			'email',
 			'phone',
@@ -342,6 +343,7 @@ describe('node description', () => {
 			'matchOn',
 			'matchWithin',
 			'noMatchValue',
+			'previewOnly',
 		]);
 		const shown = (parameters: object) => {
 			const all = { resource: 'customer', operation: 'create', ...parameters };
@@ -353,7 +355,7 @@ describe('node description', () => {
 				node(all),
 				description,
 			);
-			return ['skipExisting', 'matchOn', 'matchWithin', 'noMatchValue'].filter(
+			return ['skipExisting', 'matchOn', 'matchWithin', 'noMatchValue', 'previewOnly'].filter(
 				(name) => resolved?.[name] !== undefined,
 			);
 		};
@@ -363,12 +365,15 @@ describe('node description', () => {
 			'matchOn',
 			'matchWithin',
 			'noMatchValue',
+			'previewOnly',
 		]);
 		expect(shown({ skipExisting: true, matchOn: 'name' })).toEqual([
 			'skipExisting',
 			'matchOn',
 			'matchWithin',
+			'previewOnly',
 		]);
+		expect(property('previewOnly', 'create')).toMatchObject({ type: 'boolean', default: false });
 		expect(property('skipExisting', 'create')).toMatchObject({ type: 'boolean', default: false });
 		expect(property('matchOn', 'create')).toMatchObject({ default: 'email' });
 		expect(property('matchWithin', 'create')).toMatchObject({ default: 'business' });

@@ -71,6 +71,7 @@ const ACTION_DEFAULTS = [
 	['matchWithin [customer/create]', 'business'],
 	// Changed before the first release: a row without an email was passed as skipped in silence.
 	['noMatchValue [customer/create]', 'error'],
+	['previewOnly [customer/create]', false],
 	['findBy [customer/find]', 'email'],
 	['email [customer/find]', ''],
 	['phone [customer/find]', ''],

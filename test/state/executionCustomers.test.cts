@@ -160,7 +160,7 @@ describe('the Business CRM node runs of one execution', () => {
 			);
 			expect(items['Create a customer'][0].json.error).toMatch(/answered 502/);
 			expect(items['Create again'][0].json.error).toBe(
-				`Create customer not sent: item 0 of the node "Create a customer" earlier in this execution, with the same ${what}, may have created this customer. ${EARLIER_MAYBE_CREATED}`,
+				`Create customer not sent: row 1 of the node "Create a customer" earlier in this execution, with the same ${what}, may have created this customer. ${EARLIER_MAYBE_CREATED}`,
 			);
 			expect(requestsTo(sandbox, ADD)).toHaveLength(1);
 		},
@@ -377,7 +377,7 @@ describe('tool calls: node runs of their own', () => {
 			);
 		expect((await createOnce())[0].json.error).toMatch(/answered 502/);
 		expect((await createOnce())[0].json.error).toMatch(
-			/^Create customer not sent: item 0 of an earlier run of this node, with the same email, may have created this customer\. /,
+			/^Create customer not sent: row 1 of an earlier run of this node, with the same email, may have created this customer\. /,
 		);
 		expect(requestsTo(sandbox, ADD)).toHaveLength(1);
 	});
@@ -386,8 +386,8 @@ describe('tool calls: node runs of their own', () => {
 		const execution = anExecution();
 		const email = 'grace@example.com';
 		const findGrace = () => toolCall(findByEmail(email), execution);
-		// The list's second page (offsets 100 to 199) is answered only once the Create has landed,
-		// so the read that began before the Create holds the new customer too.
+		// The list's second page (from offset 99: pages overlap by one) is answered only once the
+		// Create has landed, so the read that began before the Create holds the new customer too.
 		let readStarted!: () => void;
 		const started = new Promise<void>((resolve) => (readStarted = resolve));
 		let createLanded!: () => void;
@@ -395,7 +395,7 @@ describe('tool calls: node runs of their own', () => {
 		sandbox.onRequest = async (entry) => {
 			if (entry.path !== CUSTOMERS) return;
 			if (entry.query.offset === '0') readStarted();
-			if (entry.query.offset === '100') await landed;
+			if (entry.query.offset === '99') await landed;
 		};
 		try {
 			const first = findGrace();

@@ -6,7 +6,13 @@
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 import type { Context } from '../context';
 import type { CheckedCredential } from '../credential/credential';
-import { httpError, SERVER_ERROR_HINT, transportError, type Reached } from '../errors/errors';
+import {
+	httpError,
+	RequestWithdrawn,
+	SERVER_ERROR_HINT,
+	transportError,
+	type Reached,
+} from '../errors/errors';
 import { withoutSecrets, type ApiReply } from '../errors/redaction';
 import { clock, deadline } from './clock';
 import { describeFailure, errorCode } from './failures';
@@ -52,6 +58,13 @@ export interface ApiRequest {
 	emptyBodyIsSuccess?: boolean;
 	/** A page of a list read: n8n's Batching spaces out input items, not the pages of one read. */
 	listPage?: boolean;
+	/**
+	 * Asked just before each attempt leaves: true withdraws the request unsent (RequestWithdrawn),
+	 * e.g. a Create queued behind a row whose failure stopped the run.
+	 */
+	withdrawIf?: () => boolean;
+	/** Told of the request's failure before the next request of the run may leave. */
+	failed?: (error: unknown) => void;
 }
 
 /** One attempt: the reply with every secret cut out and its body as read, or why it failed. */
@@ -139,7 +152,10 @@ export async function apiReply(ctx: Context, request: ApiRequest): Promise<ApiRe
 	const gate = gateFor(ctx);
 	await gate?.acquire();
 	try {
-		return await sendWithRetries(ctx, request, gate?.pacer);
+		const sending = sendWithRetries(ctx, request, gate?.pacer);
+		// Heard before the turn passes on, so that a caller that stops on a failure withdraws the next.
+		if (request.failed) sending.catch(request.failed);
+		return await sending;
 	} finally {
 		gate?.release();
 	}
@@ -185,6 +201,7 @@ async function sendWithRetries(
 
 	for (;;) {
 		const sentAt = (await pacer?.turn(signal)) ?? 0;
+		if (request.withdrawIf?.()) throw new RequestWithdrawn();
 		const sent = await send(ctx, request, settings, credential);
 		if ('failed' in sent) {
 			const error = sent.failed;

@@ -110,3 +110,6 @@ export function inputError(
 		itemIndex,
 	});
 }
+
+/** A request its caller withdrew before it was sent (ApiRequest.withdrawIf): nothing reached the API. */
+export class RequestWithdrawn extends Error {}

@@ -143,8 +143,8 @@ describe('Customer › Create', () => {
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ firstName: 'Ada', 'favourite colour': 'x' });
 		expect(items.slice(1).map((item) => item.json.error)).toEqual([
-			expect.stringMatching(/^Custom field name "tax\u007fid" cannot be used\. /),
-			expect.stringMatching(/^Custom field name "tax\\u001fid" cannot be used\. /),
+			expect.stringMatching(/^Row 2 \(Ada Lovelace\): Custom field name "tax\u007fid" cannot be used\. /),
+			expect.stringMatching(/^Row 3 \(Ada Lovelace\): Custom field name "tax\\u001fid" cannot be used\. /),
 		]);
 		expect(requestsTo(sandbox, ADD).map((request) => request.body)).toEqual([
 			expect.objectContaining({ 'favourite colour': 'x' }),
@@ -286,8 +286,8 @@ describe('Customer › Create against an API that answers without a body', () =>
 			'continueRegularOutput',
 		);
 		expect(items.map((item) => String(item.json.error).split('. ')[0])).toEqual([
-			'Email is a list of 1 value, not one value',
-			'Phone is an object, not one value',
+			'Row 1 (Ada Lovelace): Email is a list of 1 value, not one value',
+			'Row 2 (Ada Lovelace): Phone is an object, not one value',
 		]);
 		expect(api.posts).toEqual([]);
 	});
@@ -381,5 +381,37 @@ describe('Customer › Create against an API that answers without a body', () =>
 			{ error: `Custom field "score" is Infinity, which JSON cannot hold. ${FINITE_HELP}` },
 		]);
 		expect(api.posts).toEqual([]);
+	});
+
+	it('sends every text cleaned at its ends and in NFC, its inside as typed', async () => {
+		reply = { status: 204, headers: {} };
+		const { error } = await createThere({
+			firstName: ' \u200bJose\u0301 Mari\u0301a ',
+			lastName: 'Lovelace\ufeff',
+			additionalFields: {
+				email: 'ada@example.com\u200b',
+				phone: '\u2060+44  20 7946 0958\u00a0',
+				customFields: {
+					field: [
+						{ name: 'company', value: '\u200bAnalytical  Engines\u200d\n' },
+						{ name: 'city\u200b', value: 'Zu\u0308rich' },
+						{ name: 'note', value: '\u00ad\u2060' },
+					],
+				},
+			},
+		});
+		expect(error).toBeUndefined();
+		expect(api.posts).toEqual([
+			{
+				businessId: 'biz_1',
+				firstName: 'Jos\u00e9 Mar\u00eda',
+				lastName: 'Lovelace',
+				email: 'ada@example.com',
+				phone: '+44  20 7946 0958',
+				company: 'Analytical  Engines',
+				city: 'Z\u00fcrich',
+			},
+		]);
+		expect(api.posts[0]).not.toHaveProperty('note');
 	});
 });

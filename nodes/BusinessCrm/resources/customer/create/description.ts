@@ -100,7 +100,8 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Email',
 				value: 'email',
-				description: 'Compared without the spaces around it and regardless of capitals',
+				description:
+					'Compared without spaces or invisible characters around it, and regardless of capitals',
 			},
 			{
 				name: 'Phone',
@@ -111,7 +112,7 @@ const properties: INodeProperties[] = [
 				name: 'First and Last Name',
 				value: 'name',
 				description:
-					'Both names, compared without the spaces around them and regardless of capitals',
+					'Both names, compared without spaces or invisible characters around them, doubled spaces inside as one, and regardless of capitals',
 			},
 		],
 	},
@@ -162,6 +163,15 @@ const properties: INodeProperties[] = [
 				description: 'A re-run adds the customer again',
 			},
 		],
+	},
+	{
+		displayName: 'Preview Only (Write Nothing)',
+		name: 'previewOnly',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to create nothing and output what the import would do with each row, to check it before the real run: _skipExisting.outcome is created, alreadyExists, notCreatedNoMatchValue, createdNoMatchValue or refused (with the error the real run would stop with), and preview is true. Reads the customer list once and sends no Create.',
+		displayOptions: { show: { skipExisting: [true] } },
 	},
 ];
 

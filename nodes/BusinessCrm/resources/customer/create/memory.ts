@@ -1,7 +1,8 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
-import { neverReachedApi } from '../../../errors/errors';
+import { neverReachedApi, RequestWithdrawn } from '../../../errors/errors';
 import { executionCustomers, type CreateOrigin } from '../../../state/executionCustomers';
+import type { ImportRun } from './importRun';
 import { sendCreate } from './request';
 
 /**
@@ -11,7 +12,7 @@ import { sendCreate } from './request';
  * exist, so the error is treated as "maybe created".
  */
 function provesNothingCreated(error: unknown): boolean {
-	if (error instanceof NodeOperationError) return true;
+	if (error instanceof NodeOperationError || error instanceof RequestWithdrawn) return true;
 	if (!(error instanceof NodeApiError)) return false;
 	const status = Number(error.httpCode);
 	if (error.httpCode) return status >= 400 && status < 500;
@@ -21,11 +22,13 @@ function provesNothingCreated(error: unknown): boolean {
 /**
  * Every Create, with or without Skip Existing, tells the execution what it did: a customer it
  * created joins what later Finds and Skip Existing of the execution see, and a Create that may
- * have happened stops a later Skip Existing Create of its keys.
+ * have happened stops a later Skip Existing Create of its keys. The node run hears of both, for
+ * the error that stops it, and withdraws a Create not yet sent once it has stopped.
  */
 export async function rememberedCreate(
 	ctx: IExecuteSingleFunctions,
 	body: IDataObject,
+	run: ImportRun,
 ): Promise<IDataObject> {
 	const execution = await executionCustomers(ctx);
 	const business = String(body.businessId);
@@ -34,14 +37,22 @@ export async function rememberedCreate(
 		run: ctx.getExecuteData(),
 		itemIndex: ctx.getItemIndex(),
 	};
-	const attempt = sendCreate(ctx, body);
+	const attempt = sendCreate(ctx, body, {
+		withdrawIf: () => run.stopped,
+		// Without Continue On Fail a failed Create stops the run: what waits is not sent.
+		failed: () => {
+			if (!ctx.continueOnFail()) run.stopped = true;
+		},
+	});
 	// Noted before the failure reaches this item's error, so the next row with the key sees it.
 	attempt.catch((error: unknown) => {
 		if (provesNothingCreated(error)) return;
 		execution.addUncertain(body, { ...origin, businessId: business });
 		execution.unshareReads();
+		run.mayHaveCreated(origin.itemIndex);
 	});
 	const customer = await attempt;
 	execution.addCreated(customer, body, business);
+	run.created(origin.itemIndex, customer);
 	return customer;
 }

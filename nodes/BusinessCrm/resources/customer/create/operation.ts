@@ -1,9 +1,136 @@
-import type { INodePropertyOptions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, INodePropertyOptions } from 'n8n-workflow';
+import { MAX_TIMEOUT_MS } from '../../../api/requestSettings';
+import { RequestWithdrawn } from '../../../errors/errors';
 import { runOperation } from '../../operation';
 import { customerBody } from './body';
+import { importRun, NOTHING_SENT, rowLabel, type ImportRow, type ImportRun } from './importRun';
 import { rememberedCreate } from './memory';
+import { previewOnly, previewRefusal, previewRow } from './preview';
 import { CREATE_URL } from './request';
-import { createUnlessExists, skipExistingSettings } from './skipExisting';
+import {
+	createUnlessExists,
+	refuseWithoutMatchValue,
+	skipExistingSettings,
+	type SkipExisting,
+} from './skipExisting';
+
+interface CheckedRow extends ImportRow {
+	body?: IDataObject;
+	skipExisting?: SkipExisting;
+	preview: boolean;
+}
+
+/** The row's names as given, for its label, even when they are refused. */
+function givenNames(ctx: IExecuteSingleFunctions): [unknown, unknown] {
+	try {
+		return [ctx.getNodeParameter('firstName', ''), ctx.getNodeParameter('lastName', '')];
+	} catch {
+		return ['', ''];
+	}
+}
+
+/** Everything the node can refuse before sending, checked as the row arrives. */
+function checkRow(ctx: IExecuteSingleFunctions): CheckedRow {
+	const index = ctx.getItemIndex();
+	const row: CheckedRow = {
+		index,
+		label: rowLabel(index, ...givenNames(ctx)),
+		stops: false,
+		preview: false,
+		arrivedAt: Date.now(),
+	};
+	try {
+		row.skipExisting = skipExistingSettings(ctx);
+		row.preview = row.skipExisting !== undefined && previewOnly(ctx);
+		row.body = customerBody(ctx);
+		if (row.skipExisting) refuseWithoutMatchValue(ctx, row.body, row.skipExisting);
+	} catch (caught) {
+		row.refusal =
+			caught instanceof NodeOperationError
+				? caught
+				: new NodeOperationError(ctx.getNode(), caught as Error, { itemIndex: index });
+		row.stops = !row.preview && !ctx.continueOnFail();
+	}
+	return row;
+}
+
+/** Settings › Batching's interval, as n8n's RoutingNode reads it. */
+function batchInterval(ctx: IExecuteSingleFunctions): number {
+	const { batching } = ctx.getNodeParameter('requestOptions', {}) as {
+		batching?: { batch?: { batchInterval?: unknown } };
+	};
+	const interval = Number(batching?.batch?.batchInterval);
+	// Node runs a longer timer at once; n8n's own sleep between batches would too.
+	return Number.isFinite(interval) && interval > 0 ? Math.min(interval, MAX_TIMEOUT_MS) : 0;
+}
+
+/** The row's output: the customer created or found, a preview, or nothing when the run stopped. */
+async function createRow(
+	ctx: IExecuteSingleFunctions,
+	run: ImportRun,
+	row: CheckedRow,
+): Promise<IDataObject | undefined> {
+	if (row.refusal) {
+		if (row.preview) return previewRefusal(run, row, row.refusal, row.skipExisting?.matchOn);
+		throw row.refusal;
+	}
+	const body = row.body as IDataObject;
+	const skipExisting = row.skipExisting;
+	if (row.preview && skipExisting) return await previewRow(ctx, run, row, body, skipExisting);
+	// Another row was refused: the node fails with that row's error and sends nothing.
+	if (run.refusedRow) return undefined;
+	await run.ownTurn(row);
+	const create = async () => await rememberedCreate(ctx, body, run);
+	const outcome =
+		skipExisting === undefined ? create() : createUnlessExists(ctx, body, skipExisting, create);
+	// Not sent because another row's failure stopped the run: that row's error is the node's.
+	return await outcome.catch(async (caught: unknown) =>
+		caught instanceof RequestWithdrawn ? undefined : await Promise.reject(caught),
+	);
+}
+
+/**
+ * The error for this row alone: rows that awaited one list read share its error, so the row's
+ * words go on a copy (same class, own context).
+ */
+function ownCopy<T extends NodeOperationError | NodeApiError>(error: T, message: string): T {
+	const copy = Object.assign(Object.create(Object.getPrototypeOf(error) as object) as T, error);
+	copy.context = { ...error.context };
+	copy.message = message;
+	copy.stack = error.stack;
+	return copy;
+}
+
+function joined(first: string | null | undefined, second: string): string {
+	return first ? `${first} ${second}` : second;
+}
+
+/**
+ * The row's error, naming the row. Without Continue On Fail it stops the run: nothing more is
+ * sent, and once every row has its outcome the error says which rows were created.
+ */
+async function rowFailed(
+	ctx: IExecuteSingleFunctions,
+	run: ImportRun,
+	row: CheckedRow,
+	caught: unknown,
+): Promise<unknown> {
+	if (!(caught instanceof NodeOperationError || caught instanceof NodeApiError)) return caught;
+	if (run.size < 2) return caught;
+	const error = ownCopy(caught, run.named(row, caught.message));
+	if (ctx.continueOnFail()) return error;
+	if (caught === row.refusal) {
+		error.description = joined(error.description, NOTHING_SENT);
+		return error;
+	}
+	run.stopped = true;
+	run.finished(row.index);
+	const { words, data } = await run.written();
+	error.description = joined(error.description, words);
+	Object.assign(error.context, data);
+	return error;
+}
 
 export const customerCreateOperation: INodePropertyOptions = {
 	name: 'Create',
@@ -16,11 +143,19 @@ export const customerCreateOperation: INodePropertyOptions = {
 		send: { paginate: true },
 		operations: {
 			pagination: runOperation(async function () {
-				const skipExisting = skipExistingSettings(this);
-				const body = customerBody(this);
-				const create = async () => await rememberedCreate(this, body);
-				if (skipExisting === undefined) return [await create()];
-				return [await createUnlessExists(this, body, skipExisting, create)];
+				const run = importRun(this);
+				const row = checkRow(this);
+				run.arrive(row);
+				// Every row is checked before the first Create leaves.
+				await run.allArrived(batchInterval(this));
+				try {
+					const record = await createRow(this, run, row);
+					return record === undefined ? [] : [record];
+				} catch (caught) {
+					throw await rowFailed(this, run, row, caught);
+				} finally {
+					run.finished(row.index);
+				}
 			}),
 		},
 	},

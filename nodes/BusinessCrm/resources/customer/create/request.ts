@@ -38,6 +38,7 @@ function createdWithoutBody(body: IDataObject, location: unknown): IDataObject {
 export async function sendCreate(
 	ctx: IExecuteSingleFunctions,
 	body: IDataObject,
+	run?: { withdrawIf: () => boolean; failed: () => void },
 ): Promise<IDataObject> {
 	const reply = await apiReply(ctx, {
 		what: 'Create customer',
@@ -52,6 +53,7 @@ export async function sendCreate(
 			404: `The API did not find business "${String(body.businessId)}" (or the endpoint). Check the business ID, or pick the business from the list.`,
 		},
 		emptyBodyIsSuccess: true,
+		...run,
 	});
 	if (typeof reply.body === 'string') return createdWithoutBody(body, reply.headers.location);
 	if (Array.isArray(reply.body)) {

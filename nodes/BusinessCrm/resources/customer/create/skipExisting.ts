@@ -81,7 +81,7 @@ export const OWN_MARK_FIELD_FIX =
 	'Rename the field in the CRM, or turn off Skip if the Customer Already Exists.';
 
 /** The record flat, as without Skip Existing, with the row's outcome beside it. */
-function marked(
+export function marked(
 	ctx: IExecuteSingleFunctions,
 	record: IDataObject,
 	outcome: SkipOutcome,
@@ -108,7 +108,8 @@ function marked(
 
 /** Where an earlier Create was sent from, as seen from this item. */
 function whereFrom(ctx: IExecuteSingleFunctions, earlier: CreateOrigin): string {
-	const item = `item ${earlier.itemIndex}`;
+	// Counted from 1, as people count the rows of a sheet (n8n's item index is from 0).
+	const item = `row ${earlier.itemIndex + 1}`;
 	if (earlier.run === ctx.getExecuteData()) return `${item} of this run`;
 	if (earlier.nodeName === ctx.getNode().name) return `${item} of an earlier run of this node`;
 	return `${item} of the node "${earlier.nodeName}" earlier in this execution`;
@@ -119,61 +120,94 @@ export const NO_MATCH_VALUE_HELP =
 export const UNPLACED_FIX =
 	'Check the customer in the CRM, or set Match Within to All Businesses to count a customer of any business as a match.';
 export const EARLIER_MAYBE_CREATED =
-	"That item's Create failed after it was sent (a timeout, a dropped connection or a server error), so the customer may or may not have been created. Sending this item too could add it twice. Check the customer list (Customer › Find) before running these items again.";
+	"That row's Create failed after it was sent (a timeout, a dropped connection or a server error), so the customer may or may not have been created. Sending this row too could add it twice. Check the customer list (Customer › Find) before running these rows again.";
+
+/**
+ * A row that Skip Existing cannot look up (no email or phone) with Rows Without a Match Value on
+ * Stop With an Error: refused before anything is sent.
+ */
+export function refuseWithoutMatchValue(
+	ctx: IExecuteSingleFunctions,
+	body: IDataObject,
+	{ matchOn, noMatchValue }: SkipExisting,
+): void {
+	if (noMatchValue !== 'error' || recordKey(body, matchOn) !== '') return;
+	throw inputError(
+		ctx,
+		`${MATCH_KEY_NAMES[matchOn]} is empty, so the node cannot tell whether this customer already exists`,
+		`Give this row ${matchOn === 'email' ? 'an email' : 'a phone number'}. ${NO_MATCH_VALUE_HELP}`,
+		ctx.getItemIndex(),
+	);
+}
+
+/**
+ * The customer already in the CRM for this row, and how many match: from the list read, the
+ * Creates of this execution, and `alsoCreated` (what a preview's earlier rows would create).
+ * Refuses a row whose only match has no business, or whose key met a Create of unknown outcome:
+ * a fresh list read could not prove the customer absent (the API may still be adding it), and
+ * sending could add it twice.
+ */
+export async function existingCustomer(
+	ctx: IExecuteSingleFunctions,
+	body: IDataObject,
+	{ matchOn, inBusiness }: SkipExisting,
+	alsoCreated: IDataObject[] = [],
+): Promise<{ match?: IDataObject; matches: number }> {
+	const key = recordKey(body, matchOn);
+	const what = MATCH_KEY_NAMES[matchOn];
+	const business = String(body.businessId);
+	const { index: list, customers: execution } = await listRead(ctx);
+	const candidates = [
+		...list.find(matchOn, key),
+		...execution.created.find(matchOn, key),
+		...alsoCreated,
+	];
+	const inScope = candidates.filter((c) => !inBusiness || execution.businessOf(c) === business);
+	if (inScope.length > 0) return { match: inScope[0], matches: inScope.length };
+	const unplaced = inBusiness && candidates.find((c) => execution.businessOf(c) === '');
+	if (unplaced) {
+		throw inputError(
+			ctx,
+			`Customer ${String(unplaced.id)} has this ${what.toLowerCase()} but the list does not say which business it is in`,
+			`The node neither skips this row (the customer may belong to another business) nor creates it (it may be a customer of ${business} already). ${UNPLACED_FIX}`,
+			ctx.getItemIndex(),
+		);
+	}
+	const earlier = execution.uncertainCreate(matchOn, key, inBusiness ? business : undefined);
+	if (earlier) {
+		throw inputError(
+			ctx,
+			`Create customer not sent: ${whereFrom(ctx, earlier)}, with the same ${what.toLowerCase()}, may have created this customer`,
+			EARLIER_MAYBE_CREATED,
+			ctx.getItemIndex(),
+		);
+	}
+	return { matches: 0 };
+}
 
 /**
  * Skip if the Customer Already Exists, around the Create: the customer already in the CRM, or
- * the one `create` adds, marked with the row's outcome. A later row whose key met a Create that
- * may or may not have happened is not sent: a fresh list read could not prove the customer
- * absent (the API may still be adding it), and sending could add it twice.
+ * the one `create` adds, marked with the row's outcome.
  */
 export async function createUnlessExists(
 	ctx: IExecuteSingleFunctions,
 	body: IDataObject,
-	{ matchOn, inBusiness, noMatchValue }: SkipExisting,
+	settings: SkipExisting,
 	create: () => Promise<IDataObject>,
 ): Promise<IDataObject> {
+	const { matchOn, noMatchValue } = settings;
 	const key = recordKey(body, matchOn);
-	const what = MATCH_KEY_NAMES[matchOn];
 	if (key === '') {
+		refuseWithoutMatchValue(ctx, body, settings);
 		if (noMatchValue === 'skip') {
 			return marked(ctx, { id: null, ...body }, 'notCreatedNoMatchValue', matchOn);
 		}
-		if (noMatchValue === 'error') {
-			throw inputError(
-				ctx,
-				`${what} is empty, so the node cannot tell whether this customer already exists`,
-				`Give this row ${matchOn === 'email' ? 'an email' : 'a phone number'}. ${NO_MATCH_VALUE_HELP}`,
-				ctx.getItemIndex(),
-			);
-		}
 		return marked(ctx, await create(), 'createdNoMatchValue', matchOn);
 	}
-	const business = String(body.businessId);
 	// One key at a time: a second row with this key waits for the first row's Create.
 	return await keyTurns(ctx).oneAtATime(matchOn, key, async () => {
-		const { index: list, customers: execution } = await listRead(ctx);
-		const candidates = [...list.find(matchOn, key), ...execution.created.find(matchOn, key)];
-		const match = candidates.find((c) => !inBusiness || execution.businessOf(c) === business);
+		const { match } = await existingCustomer(ctx, body, settings);
 		if (match) return marked(ctx, match, 'alreadyExists', matchOn);
-		const unplaced = inBusiness && candidates.find((c) => execution.businessOf(c) === '');
-		if (unplaced) {
-			throw inputError(
-				ctx,
-				`Customer ${String(unplaced.id)} has this ${what.toLowerCase()} but the list does not say which business it is in`,
-				`The node neither skips this row (the customer may belong to another business) nor creates it (it may be a customer of ${business} already). ${UNPLACED_FIX}`,
-				ctx.getItemIndex(),
-			);
-		}
-		const earlier = execution.uncertainCreate(matchOn, key, inBusiness ? business : undefined);
-		if (earlier) {
-			throw inputError(
-				ctx,
-				`Create customer not sent: ${whereFrom(ctx, earlier)}, with the same ${what.toLowerCase()}, may have created this customer`,
-				EARLIER_MAYBE_CREATED,
-				ctx.getItemIndex(),
-			);
-		}
 		return marked(ctx, await create(), 'created', matchOn);
 	});
 }

@@ -1,0 +1,187 @@
+import {
+	NodeOperationError,
+	sleep,
+	type IDataObject,
+	type IExecuteSingleFunctions,
+} from 'n8n-workflow';
+import { CustomerIndex } from '../../../state/customerIndex';
+
+/** One input row of a node run of Create. */
+export interface ImportRow {
+	/** n8n's item index (from 0). */
+	index: number;
+	/** How a person finds it in their sheet: "row 5 (Edsger Dijkstra)". */
+	label: string;
+	/** Set when the node can tell before sending anything that the row cannot be created. */
+	refusal?: NodeOperationError;
+	/** Whether this row's refusal stops the run (no Continue On Fail, not a preview). */
+	stops: boolean;
+	arrivedAt: number;
+}
+
+/** After a refusal the node found before sending: what it means for the other rows. */
+export const NOTHING_SENT =
+	'No customer was created: the node checks every row before it sends the first Create, so fix this row and run the node again.';
+
+/** Beyond Batching's interval: RoutingNode's own sleep between batches ends before this. */
+const ARRIVAL_MARGIN_MS = 100;
+
+/** "row 5 (Edsger Dijkstra)". */
+export function rowLabel(index: number, firstName: unknown, lastName: unknown): string {
+	const name = [firstName, lastName]
+		.filter((part): part is string => typeof part === 'string' && part.trim() !== '')
+		.map((part) => part.trim())
+		.join(' ');
+	return `row ${index + 1}${name ? ` (${name})` : ''}`;
+}
+
+function listed(rows: ImportRow[], ids: Map<number, string>): string {
+	const shown = rows.slice(0, 20).map((row) => {
+		const id = ids.get(row.index);
+		return id ? `${row.label} as ${id}` : row.label;
+	});
+	const more = rows.length > shown.length ? ` and ${rows.length - shown.length} more` : '';
+	return `${shown.join('; ')}${more}`;
+}
+
+/**
+ * One node run of Create: every row is checked before the first Create leaves, a run that
+ * stops sends nothing more, and its error says which rows were created before it stopped.
+ */
+export class ImportRun {
+	private readonly rows = new Map<number, ImportRow>();
+	private readonly finishedRows = new Set<number>();
+	private readonly createdIds = new Map<number, string>();
+	private readonly maybeCreated = new Set<number>();
+	private everyRowIn?: Promise<void>;
+	private openedAt = 0;
+	private batchIntervalMs = 0;
+	private allFinished?: () => void;
+	/** Set once a row's failure stops the run: no further Create is sent. */
+	stopped = false;
+	/** The customers a preview would create, each with the row that would create it. */
+	readonly wouldCreate = new CustomerIndex([]);
+	readonly wouldCreateRow = new WeakMap<IDataObject, ImportRow>();
+
+	has(index: number): boolean {
+		return this.rows.has(index);
+	}
+
+	get size(): number {
+		return this.rows.size;
+	}
+
+	/** An error message of this row, naming the row when the run has more than one. */
+	named(row: ImportRow, message: string): string {
+		if (this.rows.size < 2) return message;
+		return `${row.label.charAt(0).toUpperCase()}${row.label.slice(1)}: ${message}`;
+	}
+
+	arrive(row: ImportRow): void {
+		this.rows.set(row.index, row);
+	}
+
+	/**
+	 * Resolves once every row of the node run has arrived. RoutingNode hands each input item to
+	 * the operation in one synchronous loop, sleeping only between batches when Settings ›
+	 * Batching is on: so all rows are in once no row has come for a macrotask, or for that
+	 * interval. n8n's timers, not the package clock: RoutingNode's sleep runs on them.
+	 */
+	async allArrived(batchIntervalMs: number): Promise<void> {
+		this.batchIntervalMs = batchIntervalMs;
+		this.everyRowIn ??= (async () => {
+			for (;;) {
+				const seen = this.rows.size;
+				await sleep(batchIntervalMs > 0 ? batchIntervalMs + ARRIVAL_MARGIN_MS : 0);
+				if (this.rows.size === seen) break;
+			}
+			this.openedAt = Date.now();
+		})();
+		await this.everyRowIn;
+	}
+
+	/** Batching's spacing, kept for the Creates once every row is checked. */
+	async ownTurn(row: ImportRow): Promise<void> {
+		if (this.batchIntervalMs === 0) return;
+		const first = Math.min(...[...this.rows.values()].map((each) => each.arrivedAt));
+		const at = this.openedAt + (row.arrivedAt - first);
+		if (at > Date.now()) await sleep(at - Date.now());
+	}
+
+	/** A row refused before sending that stops the run, if any: then no row sends. */
+	get refusedRow(): ImportRow | undefined {
+		return [...this.rows.values()].find((row) => row.refusal && row.stops);
+	}
+
+	created(row: number, customer: IDataObject): void {
+		const id = customer.id;
+		this.createdIds.set(row, typeof id === 'string' || typeof id === 'number' ? String(id) : '');
+	}
+
+	mayHaveCreated(row: number): void {
+		this.maybeCreated.add(row);
+	}
+
+	finished(row: number): void {
+		this.finishedRows.add(row);
+		if (this.finishedRows.size >= this.rows.size) this.allFinished?.();
+	}
+
+	/** Resolves when every row has its outcome. */
+	private async everyRowFinished(): Promise<void> {
+		if (this.finishedRows.size >= this.rows.size) return;
+		await new Promise<void>((resolve) => {
+			const before = this.allFinished;
+			this.allFinished = () => {
+				before?.();
+				resolve();
+			};
+		});
+	}
+
+	/**
+	 * What the run wrote before it stopped, once every row has its outcome: in words for the
+	 * error's description, and as data for an Error Trigger workflow.
+	 */
+	async written(): Promise<{ words: string; data: IDataObject }> {
+		await this.everyRowFinished();
+		const rows = [...this.rows.values()].sort((a, b) => a.index - b.index);
+		const created = rows.filter((row) => this.createdIds.has(row.index));
+		const maybe = rows.filter((row) => this.maybeCreated.has(row.index));
+		const words = [
+			created.length === 0
+				? 'No row of this run was created before the node stopped.'
+				: `Before the node stopped, ${created.length} ${created.length === 1 ? 'row was' : 'rows were'} created: ${listed(created, this.createdIds)}.`,
+			maybe.length === 0
+				? ''
+				: ` ${maybe.length === 1 ? 'This row' : 'These rows'} may or may not have been created (the Create failed after it was sent): ${listed(maybe, new Map())}.`,
+			' No other row was created.',
+		].join('');
+		const data = {
+			rowsCreated: created.map((row) => ({
+				row: row.index + 1,
+				itemIndex: row.index,
+				id: this.createdIds.get(row.index) || null,
+			})),
+			rowsMaybeCreated: maybe.map((row) => ({ row: row.index + 1, itemIndex: row.index })),
+		};
+		return { words, data };
+	}
+}
+
+const runs = new WeakMap<object, ImportRun>();
+
+/**
+ * The node run this item belongs to, by its execute data (one object for every item of a node
+ * run). Settings › Retry On Fail tries the node again with the same object: a row that arrives
+ * twice starts a new run.
+ */
+export function importRun(ctx: IExecuteSingleFunctions): ImportRun {
+	const key = ctx.getExecuteData();
+	let run = runs.get(key);
+	if (!run || run.has(ctx.getItemIndex())) {
+		run = new ImportRun();
+		runs.set(key, run);
+	}
+	return run;
+}
