@@ -41,6 +41,7 @@ const BASE_NODES: Record<string, number[]> = {
 	'n8n-nodes-base.limit': [1],
 	'n8n-nodes-base.convertToFile': [1.1],
 	'n8n-nodes-base.set': [3.4],
+	'n8n-nodes-base.summarize': [1.1],
 	'n8n-nodes-base.stickyNote': [1],
 	'@n8n/n8n-nodes-langchain.mcpTrigger': [2],
 	'@n8n/n8n-nodes-langchain.agent': [3.1],

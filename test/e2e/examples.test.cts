@@ -2,7 +2,8 @@
  * Every workflow in examples/ as a user gets it: imported exactly as shipped, with only the
  * credential set (the import gives the sandbox credential the id the examples name), and run
  * in the real n8n: with `n8n execute`, or, for the trigger's example (which `n8n execute` cannot
- * start), activated as a user publishes it. Nothing in a workflow is changed before it runs.
+ * start), activated as a user publishes it. Nothing in a workflow is changed before it runs, except
+ * where a test then does what an example's sticky note tells the user to change.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,7 +23,13 @@ import {
 	type UserFolder,
 	type WorkflowRun,
 } from './n8n.cjs';
-import { exampleWorkflow, prepareN8n } from './workflows.cjs';
+import { exampleWorkflow, prepareN8n, withNode } from './workflows.cjs';
+import {
+	NOTHING_SENT,
+	rowLabel,
+} from '../../nodes/BusinessCrm/resources/customer/create/importRun';
+import { previewResult } from '../../nodes/BusinessCrm/resources/customer/create/preview';
+import { NO_MATCH_VALUE_HELP } from '../../nodes/BusinessCrm/resources/customer/create/skipExisting';
 
 const ADD_CUSTOMER = '/api/business/crm/customer/add';
 
@@ -48,12 +55,12 @@ describeOnPin('the example workflows, run as shipped in a real n8n', () => {
 
 	beforeEach(() => sandbox.clearLog());
 
-	/** Imports the example unchanged and runs it; fails with n8n's words when the run fails. */
-	const runExample = async (file: string) => {
-		const result = await executeWorkflow(
-			folder,
-			await importWorkflow(folder, exampleWorkflow(file)),
-		);
+	/**
+	 * Imports the example (unchanged unless `workflow` is given) and runs it; fails with n8n's
+	 * words when the run fails.
+	 */
+	const runExample = async (file: string, workflow = exampleWorkflow(file)) => {
+		const result = await executeWorkflow(folder, await importWorkflow(folder, workflow));
 		const error = result.run?.data.resultData.error;
 		if (!result.success || result.run === undefined) {
 			throw new Error(
@@ -80,6 +87,7 @@ describeOnPin('the example workflows, run as shipped in a real n8n', () => {
 			'export-all-customers.json',
 			// Published and called by an MCP client in mcp-server.test.cts.
 			'mcp-server-customers.json',
+			'preview-then-import.json',
 			'welcome-new-customers.json',
 		]);
 	});
@@ -96,7 +104,7 @@ describeOnPin('the example workflows, run as shipped in a real n8n', () => {
 			expect.objectContaining({
 				firstName: 'Edsger',
 				error: expect.stringMatching(
-					/^Email is empty, so the node cannot tell whether this customer already exists\. /,
+					/^Row \d+ \(Edsger Dijkstra\): Email is empty, so the node cannot tell whether this customer already exists\. /,
 				) as unknown,
 			}),
 		]);
@@ -127,6 +135,89 @@ describeOnPin('the example workflows, run as shipped in a real n8n', () => {
 		expect(nodeOutput(again, 'Not Added').map((row) => row.firstName)).toEqual(['Edsger']);
 		expect(added()).toHaveLength(0);
 		expect(sandbox.customers).toHaveLength(before + 2);
+	});
+
+	it('preview-then-import counts what the import would do and creates nobody; turned off as its note says, the refused row stops the run as previewed, and once fixed only the new row is created', async () => {
+		const firstBusiness = sandbox.businesses[0].id;
+		// The note's promise: Ada is there once add-customers-from-rows has run (the test above). Run
+		// alone, this test adds her as that example would.
+		if (
+			!sandbox.customers.some(
+				(c) => c.email === 'ada@example.com' && c.businessId === firstBusiness,
+			)
+		) {
+			const [ada] = sandbox.addCustomers(1, { businessId: firstBusiness });
+			Object.assign(ada, { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' });
+		}
+		const before = sandbox.customers.length;
+		const mark = (row: Record<string, unknown>) => row._skipExisting as Record<string, unknown>;
+
+		const run = await runExample('preview-then-import.json');
+		const preview = nodeOutput(run, 'Preview Import');
+		expect(preview.map((row) => mark(row).outcome)).toEqual([
+			'alreadyExists',
+			'created',
+			'refused',
+		]);
+		expect(preview.map((row) => [mark(row).preview, mark(row).created])).toEqual([
+			[true, false],
+			[true, false],
+			[true, false],
+		]);
+		expect(preview.map((row) => mark(row).result)).toEqual([
+			previewResult('alreadyExists', 'email'),
+			previewResult('created', 'email'),
+			expect.stringMatching(/^Would stop with an error: Email is empty, /) as unknown,
+		]);
+		// The error names the row as a sheet counts it: "Row 3 (Edsger Dijkstra): ".
+		const label = rowLabel(2, 'Edsger', 'Dijkstra').replace(/^row/, 'Row');
+		const refusal = String(mark(preview[2]).error);
+		expect(refusal.startsWith(`${label}: Email is empty, so the node cannot tell`)).toBe(true);
+		expect(refusal).toContain(NO_MATCH_VALUE_HELP);
+		// Summarize's own field names: the path with dots as underscores, and count_ before it.
+		expect(nodeOutput(run, 'Count by Outcome')).toEqual([
+			{ _skipExisting_outcome: 'alreadyExists', count__skipExisting_outcome: 1 },
+			{ _skipExisting_outcome: 'created', count__skipExisting_outcome: 1 },
+			{ _skipExisting_outcome: 'refused', count__skipExisting_outcome: 1 },
+		]);
+		// Only the list read: no Create, no other write.
+		expect(added()).toHaveLength(0);
+		expect(sandbox.requests.map((r) => r.method)).not.toContain('POST');
+		expect(sandbox.customers).toHaveLength(before);
+
+		// Preview Only off, nothing fixed: the run stops on Edsger with the error the preview gave,
+		// before any Create.
+		const previewNode = exampleWorkflow('preview-then-import.json').nodes.find(
+			(node) => (node as { name: string }).name === 'Preview Import',
+		) as { parameters: Record<string, unknown> };
+		const real = (parameters: Record<string, unknown>) =>
+			withNode(exampleWorkflow('preview-then-import.json'), 'Preview Import', {
+				parameters: { ...previewNode.parameters, previewOnly: false, ...parameters },
+			});
+		sandbox.clearLog();
+		const stopped = await executeWorkflow(folder, await importWorkflow(folder, real({})));
+		expect(stopped.success).toBe(false);
+		const { message, description } = stopped.run?.data.resultData.error ?? {};
+		expect(stopped.run?.data.resultData.error?.node?.name).toBe('Preview Import');
+		// The real error is the previewed one, and adds that nothing was sent.
+		expect(description?.slice(-NOTHING_SENT.length)).toBe(NOTHING_SENT);
+		expect(`${message}. ${description?.slice(0, -NOTHING_SENT.length - 1)}`).toBe(refusal);
+		expect(added()).toHaveLength(0);
+		expect(sandbox.customers).toHaveLength(before);
+
+		// Fixed as the note says (Rows Without a Match Value: Output the Row Without Creating It):
+		// the row the preview counted as created is the one created.
+		sandbox.clearLog();
+		const imported = await runExample('preview-then-import.json', real({ noMatchValue: 'skip' }));
+		expect(nodeOutput(imported, 'Preview Import').map((row) => mark(row).outcome)).toEqual([
+			'alreadyExists',
+			'created',
+			'notCreatedNoMatchValue',
+		]);
+		expect(added()).toHaveLength(1);
+		expect(
+			sandbox.customers.slice(before).map((c) => [c.firstName, c.email, c.businessId]),
+		).toEqual([['Katherine', 'katherine@example.com', firstBusiness]]);
 	});
 
 	it('demo-business-crm runs every operation and adds Grace Hopper to the first business', async () => {
