@@ -104,6 +104,9 @@ describe('Customer › Create › Preview Only (Write Nothing)', () => {
 			preview: true,
 			error: `Row 5 (Edsger Dijkstra): Email is empty, so the node cannot tell whether this customer already exists. Give this row an email. ${NO_MATCH_VALUE_HELP}`,
 		});
+		// A row refused after its fields were read keeps them; one refused while reading has none.
+		expect(items[4].json).toMatchObject({ id: null, firstName: 'Edsger', lastName: 'Dijkstra' });
+		expect(Object.keys(items[5].json)).toEqual(['id', MARK]);
 		expect(marks[5].error).toMatch(/^Row 6 \(Blank\): First Name is empty or only spaces\. /);
 		expect(marks[6].error).toMatch(
 			/^Row 7 \(Listed Twice\): Email is a list of 2 values, not one value\. /,

@@ -72,7 +72,9 @@ async function createRow(
 	row: CheckedRow,
 ): Promise<IDataObject | undefined> {
 	if (row.refusal) {
-		if (row.preview) return previewRefusal(run, row, row.refusal, row.skipExisting?.matchOn);
+		if (row.preview) {
+			return previewRefusal(run, row, row.refusal, row.skipExisting?.matchOn, row.body);
+		}
 		throw row.refusal;
 	}
 	const body = row.body as IDataObject;

@@ -59,10 +59,13 @@ export function previewRefusal(
 	row: ImportRow,
 	error: NodeOperationError,
 	matchOn?: MatchKey,
+	body?: IDataObject,
 ): IDataObject {
 	const message = run.named(row, error.message);
 	return {
 		id: null,
+		// The fields the row would send, when it got that far, so the row can be found and fixed.
+		...body,
 		[SKIP_MARK]: {
 			skipped: false,
 			created: false,
@@ -132,7 +135,7 @@ export async function previewRow(
 	// A refusal is the row's outcome; a failed list read is the preview's own failure.
 	return await outcome().catch(async (caught: unknown) =>
 		caught instanceof NodeOperationError
-			? previewRefusal(run, row, caught, matchOn)
+			? previewRefusal(run, row, caught, matchOn, body)
 			: await Promise.reject(caught),
 	);
 }
