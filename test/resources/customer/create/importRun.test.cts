@@ -243,6 +243,19 @@ describe('ImportRun', () => {
 		expect(await opened).toBe(2);
 	});
 
+	it('names the first 20 rows created and counts the others, while its data lists every one', async () => {
+		const run = new ImportRun();
+		for (let index = 0; index < 25; index++) {
+			run.arrive(row(index));
+			run.created(index, { id: `cust_${index}` });
+			run.finished(index);
+		}
+		const { words, data } = await run.written();
+		expect(words).toContain('row 20 (A B) as cust_19 and 5 more. No other row was created.');
+		expect(words).not.toContain('cust_20');
+		expect(data.rowsCreated).toHaveLength(25);
+	});
+
 	it('names a row only when the run has more than one', () => {
 		const run = new ImportRun();
 		run.arrive(row(0));
