@@ -108,6 +108,11 @@ export class SandboxProcess {
 		await this.ask({ type: 'remove', index }, 'changed');
 	}
 
+	/** Inserts one new customer before `index` (a list that is not append-ordered). */
+	async insert(index: number): Promise<void> {
+		await this.ask({ type: 'insert', index }, 'changed');
+	}
+
 	/** Requests the server saw since the last call. */
 	async takeRequestCount(): Promise<number> {
 		return (await this.ask({ type: 'takeCount' }, 'count')).requests;

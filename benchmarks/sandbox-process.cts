@@ -13,6 +13,7 @@ export type SandboxCommand =
 	| { type: 'seed'; customers: number }
 	| { type: 'append'; customers: number }
 	| { type: 'remove'; index: number }
+	| { type: 'insert'; index: number }
 	| { type: 'takeCount' }
 	| { type: 'latency'; ms: number }
 	| { type: 'close' };
@@ -61,6 +62,10 @@ async function main(): Promise<void> {
 				break;
 			case 'remove':
 				sandbox.customers.splice(command.index, 1);
+				send({ type: 'changed', customers: sandbox.customers.length });
+				break;
+			case 'insert':
+				sandbox.addCustomers(1, { at: command.index });
 				send({ type: 'changed', customers: sandbox.customers.length });
 				break;
 			case 'latency':

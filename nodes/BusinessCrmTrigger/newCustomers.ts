@@ -1,11 +1,12 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { onlyOfBusiness } from './businessFilter';
 import { readAllCustomers, readCustomersSteady, type CustomerRead } from './customerList';
+import { sweepPage } from './sweep';
 import { fingerprint, knownSet, loadState, saveState, type SeenCustomers } from './seenCustomers';
 
 /** The customers of a read whose id is not in `known`, adding them to it. */
 function unknownOf(
-	read: CustomerRead,
+	read: Pick<CustomerRead, 'ids' | 'items'>,
 	known: Set<string>,
 ): { added: IDataObject[]; prints: string } {
 	const added: IDataObject[] = [];
@@ -69,11 +70,16 @@ export async function newCustomers(
 			? await readCustomersSteady(ctx, state.count - 1, state.lastId)
 			: undefined;
 	if (tail?.anchored) {
+		// The known part of the list, before the tail: one page of it per poll.
+		const before = state.count - 1;
+		const swept = before > 0 ? await sweepPage(ctx, source, before) : { ids: [], items: [] };
+		const inside = unknownOf(swept, known);
 		const found = unknownOf(tail, known);
-		added = found.added;
+		added = [...inside.added, ...found.added];
+		const prints = state.known + inside.prints + found.prints;
 		next = tail.consistent
-			? { source, count: tail.end, lastId: tail.ids.at(-1), known: state.known + found.prints }
-			: { ...state, source, known: state.known + found.prints };
+			? { source, count: tail.end, lastId: tail.ids.at(-1), known: prints }
+			: { ...state, source, known: prints };
 	} else {
 		const all = await readCustomersSteady(ctx, 0);
 		const found = unknownOf(all, known);

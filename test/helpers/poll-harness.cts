@@ -63,17 +63,26 @@ export interface PollOutcome {
 	error?: Error;
 }
 
+/** Each harness is a workflow of its own, as each activated trigger is in n8n. */
+let harnesses = 0;
+
 export class TriggerHarness {
 	readonly workflow: Workflow;
 	private readonly node: INode;
 	private context?: PollContext;
 	private outcome: PollOutcome = { items: [], emits: 0 };
+	/**
+	 * What getPollBudgetMs gives the poll, as n8n's durable scheduler does on its ticks (36 s by
+	 * default); undefined for n8n-core's own default (5 minutes); null for an n8n before 2.38,
+	 * whose poll context has no getPollBudgetMs. Read at every poll.
+	 */
+	pollBudgetMs?: number | null;
 
 	constructor(
 		readonly credentials: CrmCredentials,
 		readonly parameters: INodeParameters = {},
 		staticData: IDataObject = {},
-		readonly workflowId = 'trigger-workflow',
+		readonly workflowId = `trigger-workflow-${++harnesses}`,
 	) {
 		const saved = { pollTimes: POLL_TIMES, event: 'newCustomer', ...parameters };
 		this.node = {
@@ -107,7 +116,14 @@ export class TriggerHarness {
 			(error) => {
 				this.outcome.error = error;
 			},
+			undefined,
+			undefined,
+			undefined,
+			() => this.pollBudgetMs ?? 5 * 60_000,
 		);
+		if (this.pollBudgetMs === null) {
+			Reflect.deleteProperty(this.context, 'getPollBudgetMs');
+		}
 		return await this.run(true);
 	}
 

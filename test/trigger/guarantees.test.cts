@@ -169,9 +169,9 @@ describe('an API that answers one customer per page', () => {
 		const outcome = await trigger.poll();
 		expect(outcome.error).toBeUndefined();
 		expect(ids(outcome)).toEqual(added.map((c) => c.id));
-		// The tail from the last known customer, read twice: offsets 5, 6, 7.
+		// The tail from the last known customer, read twice: offsets 5, 6, 7; then the sweep's page.
 		expect(requestsTo(sandbox, CUSTOMERS).map((r) => Number(r.query.offset))).toEqual([
-			5, 6, 7, 5, 6, 7,
+			5, 6, 7, 5, 6, 7, 0,
 		]);
 		expect(trigger.nodeStaticData()).toMatchObject({ newCustomer: { count: 8 } });
 		expect(ids(await trigger.poll())).toEqual([]);
