@@ -11,6 +11,7 @@ import { deadline } from '../BusinessCrm/api/clock';
 import { transportError } from '../BusinessCrm/errors/errors';
 import { endPollWith } from '../BusinessCrm/api/requestSettings';
 import { forgetCredentialSecrets } from '../BusinessCrm/api/requestCredential';
+import { seconds } from '../BusinessCrm/values';
 import { businessOption } from './businessFilter';
 import { newCustomers } from './newCustomers';
 import { newestCustomer } from './newestCustomer';
@@ -24,11 +25,32 @@ import { newestCustomer } from './newestCustomer';
 const pollsInProgress = new Set<string>();
 
 /**
- * How long a poll (or Fetch Test Event) may take in all. Each request ends within 60 s and the
- * retries are bounded, but a slow API over many pages could still keep a poll past the next
- * ones, which would then be skipped: this makes it end, with an error, so the next one runs.
+ * How long a poll (or Fetch Test Event) may take in all where n8n gives no budget. Each request
+ * ends within 60 s and the retries are bounded, but a slow API over many pages could still keep
+ * a poll past the next ones, which would then be skipped: this makes it end, with an error, so
+ * the next one runs.
  */
 export const POLL_DEADLINE_MS = 10 * 60_000;
+
+/**
+ * The poll's deadline: n8n's budget for it where n8n gives one (n8n-workflow 2.38 and later: 36 s
+ * on the durable scheduler's ticks, which n8n abandons after 45 s without stopping them, and 5
+ * minutes elsewhere), else POLL_DEADLINE_MS. A poll that ends by itself stops its requests, and
+ * the next poll is not held back by one n8n no longer waits for.
+ */
+export function pollDeadlineMs(ctx: IPollFunctions): number {
+	const budget: unknown =
+		typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : undefined;
+	if (typeof budget !== 'number' || !Number.isFinite(budget) || budget <= 0) {
+		return POLL_DEADLINE_MS;
+	}
+	return Math.min(POLL_DEADLINE_MS, budget);
+}
+
+/** "10 minutes", "36 s". */
+export function deadlineWords(ms: number): string {
+	return ms >= 60_000 && ms % 60_000 === 0 ? `${ms / 60_000} minutes` : seconds(ms);
+}
 
 /** Why a poll that passed POLL_DEADLINE_MS emitted nothing. */
 export const POLL_TOO_SLOW =
@@ -104,14 +126,15 @@ export class BusinessCrmTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const ends = deadline(POLL_DEADLINE_MS);
+		const deadlineMs = pollDeadlineMs(this);
+		const ends = deadline(deadlineMs);
 		const poll = endPollWith(this, ends.signal);
 		try {
 			return await pollOnce(this).catch((error: unknown) => {
 				if (!ends.passed()) throw error;
 				throw transportError(
 					this,
-					`Read customers failed: the poll did not finish within ${POLL_DEADLINE_MS / 60_000} minutes`,
+					`Read customers failed: the poll did not finish within ${deadlineWords(deadlineMs)}`,
 					POLL_TOO_SLOW,
 					[],
 				);

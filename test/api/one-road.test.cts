@@ -287,17 +287,23 @@ describe('a poll always ends, and the next one runs', () => {
 			clock.sleep = real;
 		};
 	};
+	/** As n8n's durable scheduler gives each tick a budget: here 200 ms. */
+	const budget = (trigger: TriggerHarness) => (trigger.pollBudgetMs = 200);
+	const withoutBudget = (trigger: TriggerHarness) => (trigger.pollBudgetMs = null);
 
-	it.each<[string, Answer, () => () => void, string, string | undefined]>([
+	it.each<
+		[string, Answer, () => () => void, string, string | undefined, (t: TriggerHarness) => void]
+	>([
 		[
 			'a trickled poll ends at its 60 s deadline with an error (on a clock 100 times faster)',
 			trickle,
 			() => fastClock(100).restore,
 			failed('Read customers', 'no answer within 60 s'),
 			undefined,
+			() => undefined,
 		],
 		[
-			'a poll still reading at its deadline fails with an error',
+			'a poll still reading at its deadline fails with an error (n8n before 2.38: no budget)',
 			never,
 			earlyPollDeadline,
 			failed(
@@ -305,10 +311,19 @@ describe('a poll always ends, and the next one runs', () => {
 				`the poll did not finish within ${POLL_DEADLINE_MS / 60_000} minutes`,
 			),
 			POLL_TOO_SLOW,
+			withoutBudget,
+		],
+		[
+			"a poll still reading at the end of n8n's budget for it ends itself with an error",
+			never,
+			() => () => undefined,
+			failed('Read customers', 'the poll did not finish within 0.2 s'),
+			POLL_TOO_SLOW,
+			budget,
 		],
 	])(
 		'%s, remembers nothing, and the next poll runs and emits',
-		async (_title, held, speedUp, message, description) => {
+		async (_title, held, speedUp, message, description, setUp) => {
 			let holding = false;
 			const served = sandbox.customers.slice(0, 3);
 			const answer = customerList(
@@ -319,6 +334,7 @@ describe('a poll always ends, and the next one runs', () => {
 				const restore = speedUp();
 				try {
 					const trigger = new TriggerHarness(api.credentials);
+					setUp(trigger);
 					expect((await trigger.activate()).error).toBeUndefined();
 					const remembered = JSON.stringify(trigger.nodeStaticData());
 					holding = true;
