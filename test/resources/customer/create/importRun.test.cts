@@ -178,7 +178,7 @@ describe('Customer › Create: a run checks every row first and says what it wro
 
 	it('with Settings › Batching the rows are still checked before the first Create, and the Creates keep its spacing', async () => {
 		const batching = {
-			requestOptions: { batching: { batch: { batchSize: 2, batchInterval: 200 } } },
+			requestOptions: { batching: { batch: { batchSize: 2, batchInterval: 60 } } },
 		};
 		const refused = SIX.map((row, n) => (n === 5 ? { ...row, lastName: '' } : row));
 		const { error } = await importRows(refused, batching);
@@ -191,9 +191,9 @@ describe('Customer › Create: a run checks every row first and says what it wro
 		const { items, error: none } = await importRows(fine, batching);
 		expect(none).toBeUndefined();
 		expect(items).toHaveLength(5);
-		// Batches of two, 200 ms apart: rows 3 and 5 start a batch.
-		expect(at[2] - at[0]).toBeGreaterThanOrEqual(180);
-		expect(at[4] - at[2]).toBeGreaterThanOrEqual(180);
+		// Batches of two, 60 ms apart: rows 3 and 5 start a batch.
+		expect(at[2] - at[0]).toBeGreaterThanOrEqual(50);
+		expect(at[4] - at[2]).toBeGreaterThanOrEqual(50);
 	});
 
 	it('Settings › Retry On Fail checks every try afresh, and a refusal fails each try without sending', async () => {
@@ -207,7 +207,8 @@ describe('Customer › Create: a run checks every row first and says what it wro
 				{ firstName: 'A', lastName: 'B' },
 				{ firstName: 'C', lastName: '' },
 			] as IDataObject[],
-			retryOnFail: { maxTries: 2, waitBetweenTries: 0 },
+			// 1 ms: n8n takes 0 for its default of 1 s.
+			retryOnFail: { maxTries: 2, waitBetweenTries: 1 },
 		});
 		expect(error?.message).toBe('Row 2 (C): Last Name is empty or only spaces');
 		expect(requestsTo(sandbox, ADD)).toHaveLength(0);
@@ -237,8 +238,8 @@ describe('ImportRun', () => {
 	it('waits for rows that arrive a batch interval later, and not for a row that never comes', async () => {
 		const run = new ImportRun();
 		run.arrive(row(0));
-		const opened = run.allArrived(100).then(() => run.size);
-		await sleep(90);
+		const opened = run.allArrived(20).then(() => run.size);
+		await sleep(15);
 		run.arrive(row(1));
 		expect(await opened).toBe(2);
 	});
