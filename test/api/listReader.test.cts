@@ -292,7 +292,7 @@ describe('Options › Pages Read at Once', () => {
 });
 
 describe('the trigger', () => {
-	it("reads the whole list pages at once on activation, and a poll's cost is unchanged", async () => {
+	it("reads the whole list pages at once on activation, and a poll then reads its tail and one page of the sweep", async () => {
 		sandbox.seedCustomers(2_100);
 		sandbox.setFaults({ slow: { path: CUSTOMERS, delayMs: 100 } });
 		const trigger = new TriggerHarness(credentialsFor(sandbox));
@@ -308,8 +308,9 @@ describe('the trigger', () => {
 		const added = sandbox.addCustomers(250);
 		const polled = await trigger.poll();
 		expect(polled.items).toEqual(added);
-		// From the last known customer: 251 customers, max(1, ceil(250/99)) = 3 requests.
-		expect(ascending(offsets())).toEqual([2_099, 2_198, 2_297]);
+		// The sweep's page of the known list, then from the last known customer: 251 customers,
+		// max(1, ceil(250/99)) = 3 requests.
+		expect(ascending(offsets())).toEqual([0, 2_099, 2_198, 2_297]);
 	});
 });
 
