@@ -22,6 +22,9 @@ module.exports = {
 	},
 	setupFiles: ['<rootDir>/test/helpers/setup.cts'],
 	testTimeout: 60_000,
+	// Jest's default is one worker fewer than the cores: one on the 2-core machines CI and we run
+	// on, so the files ran one after another (102 s; 54-58 s with two, 70 s beside a busy core).
+	maxWorkers: 2,
 	// `npm test -- --coverage`: the node code only, held to the thresholds CI enforces.
 	// In a dot folder: the HTML report's images would otherwise be copied into dist/ by the build.
 	coverageDirectory: '<rootDir>/.test-output/coverage',

@@ -6,7 +6,13 @@
  * message without the wait.
  */
 const path = require('path');
-const { collectCoverageFrom, coverageThreshold, ...base } = require('../../jest.config.js');
+// Not maxWorkers: Stryker runs its own test runners side by side.
+const {
+	collectCoverageFrom,
+	coverageThreshold,
+	maxWorkers,
+	...base
+} = require('../../jest.config.js');
 
 /** @type {import('jest').Config} */
 module.exports = {
