@@ -9,6 +9,9 @@
  * 3. Every workflow in examples/ is well formed, and its Business CRM nodes use a type version,
  *    parameter names and option values that exist in the node's current description, loaded from
  *    the TypeScript source as the in-process tests load it.
+ * 4. README.md reads in five minutes: at most README_MAX_LINES lines, "Your first customer" by
+ *    line FIRST_CUSTOMER_BY_LINE, and none of README_JARGON (words only this project uses), no
+ *    formula and no path of a test file.
  *
  * Run by `npm run test:docs` (test/docs/docs.test.cts, under jest, which resolves the node's
  * TypeScript source before its codex file of the same name). Needs no build and no n8n.
@@ -158,6 +161,102 @@ function checkMarkdown(file: string): void {
 			checkTarget(where, path === '' ? file : resolve(dirname(file), decodeURI(path)), anchor);
 		}
 	});
+}
+
+// ---------------------------------------------------------------------------------------------
+// README.md: for people who install the node, read in five minutes
+
+/** The README's longest length, in lines (as `wc -l` counts them). */
+export const README_MAX_LINES = 300;
+/** The README's walk-through, and the line by which it must start (the first screen). */
+export const FIRST_CUSTOMER_HEADING = '## Your first customer';
+export const FIRST_CUSTOMER_BY_LINE = 60;
+
+/**
+ * Words only this project uses (its code, tests and issues), which a reader of the README does
+ * not know. None may be in README.md: case-insensitive, each as a whole word or phrase ("road"
+ * does not match "broad"), a phrase also when it breaks across lines.
+ */
+export const README_JARGON: readonly string[] = [
+	'node run',
+	'list read',
+	'road',
+	'RoutingNode',
+	'declarative',
+	'fingerprint',
+	'anchored',
+	'the pin',
+];
+
+/** A formula such as ceil((N-1)/99): the README says it in words ("one check per 99 customers"). */
+const FORMULA = /\b(?:ceil|floor|max|min|log2?|sqrt)\s*\(/gi;
+/** A path of a test file or of the test folder: where a fact was tested belongs in docs/. */
+const TEST_PATH = /(?<![\w./-])test\/(?:[\w./-]*[\w/])?|[\w-]+\.test\.[cm]?[jt]s\b/g;
+
+function lineAt(text: string, index: number): number {
+	return text.slice(0, index).split('\n').length;
+}
+
+/** Each whole-word (or whole-phrase) occurrence of `words` in `text`, case-insensitive, by line. */
+export function wordsIn(
+	text: string,
+	words: readonly string[],
+): Array<{ word: string; line: number; found: string }> {
+	const found: Array<{ word: string; line: number; found: string }> = [];
+	for (const word of words) {
+		const phrase = word
+			.trim()
+			.split(/\s+/)
+			.map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+			.join('\\s+');
+		const pattern = new RegExp(`(?<![\\p{L}\\p{N}_])${phrase}(?![\\p{L}\\p{N}_])`, 'giu');
+		for (const match of text.matchAll(pattern)) {
+			found.push({ word, line: lineAt(text, match.index ?? 0), found: match[0] });
+		}
+	}
+	return found.sort((a, b) => a.line - b.line);
+}
+
+function checkReadme(file: string): void {
+	const where = relative(ROOT, file);
+	const text = readFileSync(file, 'utf8');
+	const lines = text.split('\n');
+	const count = text.endsWith('\n') ? lines.length - 1 : lines.length;
+	if (count > README_MAX_LINES) {
+		problem(
+			where,
+			`has ${count} lines, more than ${README_MAX_LINES}: move details into docs/, one link away`,
+		);
+	}
+	const heading = withoutCodeBlocks(text).findIndex(
+		(line) => line.trimEnd() === FIRST_CUSTOMER_HEADING,
+	);
+	if (heading === -1) {
+		problem(where, `has no heading "${FIRST_CUSTOMER_HEADING}"`);
+	} else if (heading + 1 > FIRST_CUSTOMER_BY_LINE) {
+		problem(
+			`${where}:${heading + 1}`,
+			`"${FIRST_CUSTOMER_HEADING}" starts at line ${heading + 1}, after line ${FIRST_CUSTOMER_BY_LINE}: before it, only how to install and the three credential fields`,
+		);
+	}
+	for (const { line, found } of wordsIn(text, README_JARGON)) {
+		problem(
+			`${where}:${line}`,
+			`"${found.replace(/\s+/g, ' ')}" is a word only this project uses: say it in plain words`,
+		);
+	}
+	for (const match of text.matchAll(FORMULA)) {
+		problem(
+			`${where}:${lineAt(text, match.index ?? 0)}`,
+			`has a formula (${match[0]}…): say it in words, e.g. "one check per 99 customers"`,
+		);
+	}
+	for (const match of text.matchAll(TEST_PATH)) {
+		problem(
+			`${where}:${lineAt(text, match.index ?? 0)}`,
+			`names a test file (${match[0]}): where a fact was tested belongs in docs/ or CONTRIBUTING.md`,
+		);
+	}
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -441,6 +540,7 @@ export function checkDocs(): DocsCheck {
 		if (existsSync(file)) checkMarkdown(file);
 		else problem(relative(ROOT, file), 'is missing');
 	}
+	if (existsSync(join(ROOT, 'README.md'))) checkReadme(join(ROOT, 'README.md'));
 
 	let codeLinks = 0;
 	for (const file of [
