@@ -9,9 +9,9 @@
 import type { Page } from 'playwright-core';
 
 import { startSandbox, type Sandbox, type SandboxCustomer } from '../sandbox/server.cjs';
-import { rest, setupOwner, startN8n, type RunningN8n, type Session } from '../e2e/n8n.cjs';
-import { EXAMPLE_CREDENTIAL_ID, prepareN8n, type PreparedN8n } from '../e2e/workflows.cjs';
-import { launchBrowser, signIn, Steps, waitForText, type RunningBrowser } from './browser.cjs';
+import type { RunningN8n } from '../e2e/n8n.cjs';
+import { waitForText, type Steps } from './browser.cjs';
+import { chain, CREDENTIALS, openEditor, type EditorNode, type EditorSession } from './session.cjs';
 import { FETCH_TEST_EVENT } from './texts.cjs';
 
 /** What these features show on screen (labels, option names, errors, the trigger's notice). */
@@ -53,34 +53,15 @@ const CUSTOMER_ID = /cust_[0-9a-f]{16}/g;
 const UNKNOWN_BUSINESS = 'biz_0000000000000000';
 const STORED_PHONE = '+1 202 555 0236';
 const TYPED_PHONE = '(202) 555-0236';
-const CREDENTIALS = {
-	businessCrmApi: { id: EXAMPLE_CREDENTIAL_ID, name: 'Business CRM account' },
-};
 
-type Node = Record<string, unknown> & { name: string };
-
-/** A workflow of nodes in a row, each feeding the next. */
-function chain(name: string, nodes: Node[]) {
-	const placed = nodes.map((node, index) => ({
-		...node,
-		id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
-		position: [index * 240, 0],
-	}));
-	const connections: Record<string, unknown> = {};
-	placed.slice(1).forEach((node, index) => {
-		connections[placed[index].name] = { main: [[{ node: node.name, type: 'main', index: 0 }]] };
-	});
-	return { name, nodes: placed, connections, settings: { executionOrder: 'v1' } };
-}
-
-const START: Node = {
+const START: EditorNode = {
 	name: 'Start',
 	type: 'n8n-nodes-base.manualTrigger',
 	typeVersion: 1,
 	parameters: {},
 };
 
-function crm(name: string, parameters: Record<string, unknown>): Node {
+function crm(name: string, parameters: Record<string, unknown>): EditorNode {
 	return {
 		name,
 		type: 'n8n-nodes-business-crm.businessCrm',
@@ -92,13 +73,11 @@ function crm(name: string, parameters: Record<string, unknown>): Node {
 
 describe('silent failures made visible in the editor (issue 26)', () => {
 	let sandbox: Sandbox;
-	let prepared: PreparedN8n;
+	let editor: EditorSession;
 	let n8n: RunningN8n;
-	let session: Session;
-	let browser: RunningBrowser;
 	let page: Page;
 	let steps: Steps;
-	const workflows: Record<string, string> = {};
+	let workflows: Record<string, string>;
 	/** A customer of another business with the email the first row brings (item 2). */
 	let otherBusinessAda: SandboxCustomer;
 	let phoneCustomer: SandboxCustomer;
@@ -110,9 +89,6 @@ describe('silent failures made visible in the editor (issue 26)', () => {
 		otherBusinessAda.email = 'ada@example.com';
 		phoneCustomer = sandbox.addCustomers(1, { businessId: third.id })[0];
 		phoneCustomer.phone = STORED_PHONE;
-		prepared = await prepareN8n(sandbox);
-		n8n = await startN8n(prepared.folder);
-		session = await setupOwner(n8n.url);
 
 		const rows = [
 			{ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' },
@@ -207,28 +183,12 @@ describe('silent failures made visible in the editor (issue 26)', () => {
 				},
 			]),
 		};
-		for (const [key, workflow] of Object.entries(definitions)) {
-			const saved = await rest<{ id: string }>(n8n.url, session, 'POST', '/workflows', {
-				...workflow,
-				active: false,
-			});
-			workflows[key] = saved.id;
-		}
-
-		browser = await launchBrowser();
-		page = browser.page;
-		steps = new Steps(page, 'silent-failures', [
-			sandbox.apiKey,
-			sandbox.otherOrgApiKey,
-			sandbox.readOnlyApiKey,
-		]);
-		await signIn(page, n8n.url);
+		editor = await openEditor(sandbox, 'silent-failures', definitions);
+		({ n8n, page, steps, workflows } = editor);
 	});
 
 	afterAll(async () => {
-		await browser?.close();
-		await n8n?.stop();
-		prepared?.folder.remove();
+		await editor?.close();
 		await sandbox?.close();
 	});
 

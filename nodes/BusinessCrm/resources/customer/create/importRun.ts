@@ -23,6 +23,11 @@ export interface ImportRow {
 export const NOTHING_SENT =
 	'No customer was created: the node checks every row before it sends the first Create, so fix this row and run the node again.';
 
+/** How a stopped run's words begin when rows were created, and when none was; how they end. */
+export const STOPPED_BEFORE = 'Before the node stopped,';
+export const NONE_CREATED = 'No row of this run was created before the node stopped.';
+export const NO_OTHER_ROW = 'No other row was created.';
+
 /** Beyond Batching's interval: RoutingNode's own sleep between batches ends before this. */
 const ARRIVAL_MARGIN_MS = 100;
 
@@ -150,12 +155,12 @@ export class ImportRun {
 		const maybe = rows.filter((row) => this.maybeCreated.has(row.index));
 		const words = [
 			created.length === 0
-				? 'No row of this run was created before the node stopped.'
-				: `Before the node stopped, ${created.length} ${created.length === 1 ? 'row was' : 'rows were'} created: ${listed(created, this.createdIds)}.`,
+				? NONE_CREATED
+				: `${STOPPED_BEFORE} ${created.length} ${created.length === 1 ? 'row was' : 'rows were'} created: ${listed(created, this.createdIds)}.`,
 			maybe.length === 0
 				? ''
 				: ` ${maybe.length === 1 ? 'This row' : 'These rows'} may or may not have been created (the Create failed after it was sent): ${listed(maybe, new Map())}.`,
-			' No other row was created.',
+			` ${NO_OTHER_ROW}`,
 		].join('');
 		const data = {
 			rowsCreated: created.map((row) => ({
