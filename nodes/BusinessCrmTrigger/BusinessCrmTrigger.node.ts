@@ -15,6 +15,7 @@ import { seconds } from '../BusinessCrm/values';
 import { businessOption } from './businessFilter';
 import { newCustomers } from './newCustomers';
 import { newestCustomer } from './newestCustomer';
+import { triggerKey } from './sweep';
 
 /**
  * The activated triggers (workflow and node) whose poll is still reading. n8n starts a scheduled
@@ -154,7 +155,7 @@ async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | n
 	if (ctx.getMode() === 'manual') {
 		customers = await newestCustomer(ctx, businessId);
 	} else {
-		const trigger = `${ctx.getWorkflow().id ?? ''}\n${ctx.getNode().id}`;
+		const trigger = triggerKey(ctx);
 		// The poll still reading will emit whatever this one would have found.
 		if (pollsInProgress.has(trigger)) return null;
 		pollsInProgress.add(trigger);

@@ -12,6 +12,11 @@ export const SWEEP_STEP = MAX_PAGE_SIZE - 1;
  */
 const positions = new Map<string, number>();
 
+/** An activated trigger, across polls and their contexts: its workflow and node. */
+export function triggerKey(ctx: IPollFunctions): string {
+	return `${ctx.getWorkflow().id ?? ''}\n${ctx.getNode().id}`;
+}
+
 /**
  * One page of the part of the list the trigger already knows (`known` customers before the last
  * known one), at this trigger's sweep position, which then moves a page on, and back to 0 after
@@ -24,7 +29,7 @@ export async function sweepPage(
 	list: string,
 	known: number,
 ): Promise<Pick<CustomerRead, 'ids' | 'items'>> {
-	const trigger = `${ctx.getWorkflow().id ?? ''}\n${ctx.getNode().id}\n${list}`;
+	const trigger = `${triggerKey(ctx)}\n${list}`;
 	const saved = positions.get(trigger) ?? 0;
 	const offset = saved < known ? saved : 0;
 	const page = await readCustomerPage(ctx, offset);

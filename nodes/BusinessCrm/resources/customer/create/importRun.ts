@@ -61,6 +61,10 @@ export class ImportRun {
 	private everyRowIn?: Promise<void>;
 	private openedAt = 0;
 	private batchIntervalMs = 0;
+	/** When the first row arrived: Batching's spacing counts from it. */
+	private firstArrivedAt?: number;
+	/** The first row refused before sending that stops the run, if any: then no row sends. */
+	private firstRefused?: ImportRow;
 	private allFinished?: () => void;
 	/** Set once a row's failure stops the run: no further Create is sent. */
 	stopped = false;
@@ -82,8 +86,11 @@ export class ImportRun {
 		return `${row.label.charAt(0).toUpperCase()}${row.label.slice(1)}: ${message}`;
 	}
 
+	/** Rows arrive in input order, so what every row asks of them is noted here, once. */
 	arrive(row: ImportRow): void {
 		this.rows.set(row.index, row);
+		this.firstArrivedAt ??= row.arrivedAt;
+		if (row.refusal && row.stops) this.firstRefused ??= row;
 	}
 
 	/**
@@ -108,14 +115,13 @@ export class ImportRun {
 	/** Batching's spacing, kept for the Creates once every row is checked. */
 	async ownTurn(row: ImportRow): Promise<void> {
 		if (this.batchIntervalMs === 0) return;
-		const first = Math.min(...[...this.rows.values()].map((each) => each.arrivedAt));
-		const at = this.openedAt + (row.arrivedAt - first);
+		const at = this.openedAt + (row.arrivedAt - (this.firstArrivedAt ?? row.arrivedAt));
 		if (at > Date.now()) await sleep(at - Date.now());
 	}
 
 	/** A row refused before sending that stops the run, if any: then no row sends. */
 	get refusedRow(): ImportRow | undefined {
-		return [...this.rows.values()].find((row) => row.refusal && row.stops);
+		return this.firstRefused;
 	}
 
 	created(row: number, customer: IDataObject): void {

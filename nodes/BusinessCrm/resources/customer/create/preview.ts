@@ -6,6 +6,7 @@ import type { ImportRow, ImportRun } from './importRun';
 import {
 	existingCustomer,
 	marked,
+	MATCH_VALUE_WORDS,
 	refuseWithoutMatchValue,
 	SKIP_MARK,
 	SWITCH_HELP,
@@ -21,19 +22,13 @@ export function previewOnly(ctx: IExecuteSingleFunctions): boolean {
 /** What a preview says a row would come to: Skip Existing's outcomes, or an error. */
 export type PreviewOutcome = SkipOutcome | 'refused';
 
-const VALUE_WORDS: Record<MatchKey, string> = {
-	email: 'email',
-	phone: 'phone number',
-	name: 'first and last name',
-};
-
 /** `_skipExisting.result` of a preview: what the real run would do, in words. */
 export function previewResult(
 	outcome: PreviewOutcome,
 	matchOn: MatchKey | undefined,
 	detail: { matches?: number; earlierRow?: string; error?: string } = {},
 ): string {
-	const value = VALUE_WORDS[matchOn ?? 'email'];
+	const value = MATCH_VALUE_WORDS[matchOn ?? 'email'];
 	switch (outcome) {
 		case 'created':
 			return `Would be created: no customer with this ${value} is in the CRM`;

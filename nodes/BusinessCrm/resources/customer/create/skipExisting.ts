@@ -15,7 +15,7 @@ export type SkipOutcome =
 	| 'createdNoMatchValue';
 
 /** The match value as a sentence names it. */
-const MATCH_VALUE_WORDS: Record<MatchKey, string> = {
+export const MATCH_VALUE_WORDS: Record<MatchKey, string> = {
 	email: 'email',
 	phone: 'phone number',
 	name: 'first and last name',
