@@ -20,7 +20,6 @@ import { previewResult } from '../../nodes/BusinessCrm/resources/customer/create
 import { NO_MATCH_VALUE_HELP } from '../../nodes/BusinessCrm/resources/customer/create/skipExisting';
 import { MATCH_KEY_NAMES } from '../../nodes/BusinessCrm/state/customerIndex';
 import { startSandbox, type Sandbox } from '../sandbox/server.cjs';
-import type { RunningN8n } from '../e2e/n8n.cjs';
 import { waitForText, type Steps } from './browser.cjs';
 import { chain, CREDENTIALS, openEditor, type EditorSession } from './session.cjs';
 
@@ -86,10 +85,8 @@ const IMPORT_ROWS: Row[] = [
 describe('Create with Preview Only, and a real import the API stops, in the editor', () => {
 	let sandbox: Sandbox;
 	let editor: EditorSession;
-	let n8n: RunningN8n;
 	let page: Page;
 	let steps: Steps;
-	let workflows: Record<string, string>;
 	let adaId: string;
 
 	beforeAll(async () => {
@@ -104,7 +101,7 @@ describe('Create with Preview Only, and a real import the API stops, in the edit
 			stopped: importWorkflow('An import the API stops', home, IMPORT_ROWS),
 		};
 		editor = await openEditor(sandbox, 'import-preview', definitions);
-		({ n8n, page, steps, workflows } = editor);
+		({ page, steps } = editor);
 	});
 
 	afterAll(async () => {
@@ -112,49 +109,30 @@ describe('Create with Preview Only, and a real import the API stops, in the edit
 		await sandbox?.close();
 	});
 
-	const ndv = () => page.locator('[data-test-id="ndv"]');
-	const outputPanel = () => page.locator('[data-test-id="output-panel"]');
 	const creates = () =>
 		sandbox.requests.filter(
 			(r) => r.method === 'POST' && r.path === '/api/business/crm/customer/add',
 		);
 
-	async function openWorkflow(key: string): Promise<void> {
-		await page.goto(`${n8n.url}/workflow/${workflows[key]}`);
-		await page.locator('[data-test-id="canvas-node"]').first().waitFor();
-	}
-
-	async function openNode(title: string): Promise<void> {
-		await page.locator('[data-test-id="canvas-node"]').filter({ hasText: title }).dblclick();
-		await ndv().waitFor();
-	}
-
-	async function closeNdv(): Promise<void> {
-		await page.locator('[data-test-id="ndv-close-button"]').click();
-		await ndv().waitFor({ state: 'hidden' });
-	}
-
-	async function executeStep(): Promise<void> {
-		await ndv().locator('[data-test-id="node-execute-button"]').first().click();
-	}
-
 	/** The output panel in its JSON view, every item drawn whole (each preview mark ends in "preview"). */
 	async function outputJson(items: number): Promise<string> {
-		await waitForText(outputPanel(), new RegExp(`${items} items?`), 60_000);
-		await outputPanel()
+		await waitForText(editor.outputPanel(), new RegExp(`${items} items?`), 60_000);
+		await editor
+			.outputPanel()
 			.locator('[data-test-id="ndv-run-data-display-mode"] [data-test-id="radio-button-json"]')
 			.click();
-		await outputPanel().getByText('"_skipExisting"').first().waitFor();
+		await editor.outputPanel().getByText('"_skipExisting"').first().waitFor();
 		// The JSON view draws only the lines in sight: a tall window shows every item.
 		const size = page.viewportSize();
 		await page.setViewportSize({ width: 1440, height: 2400 });
 		try {
-			await outputPanel()
+			await editor
+				.outputPanel()
 				.getByText('"preview"')
 				.nth(items - 1)
 				.waitFor();
 			// One line per key and value, indented with no-break spaces: one space between words.
-			return (await outputPanel().innerText()).replace(/\s+/g, ' ');
+			return (await editor.outputPanel().innerText()).replace(/\s+/g, ' ');
 		} finally {
 			if (size) await page.setViewportSize(size);
 		}
@@ -167,12 +145,16 @@ describe('Create with Preview Only, and a real import the API stops, in the edit
 
 	it('Preview Only: the output shows "preview": true and each row\'s outcome, and nothing is created', async () => {
 		await steps.run('preview only output', async () => {
-			await openWorkflow('preview');
-			await openNode('Import Customers');
-			await ndv().getByText('Preview Only (Write Nothing)', { exact: true }).first().waitFor();
+			await editor.openWorkflow('preview');
+			await editor.openNode('Import Customers');
+			await editor
+				.ndv()
+				.getByText('Preview Only (Write Nothing)', { exact: true })
+				.first()
+				.waitFor();
 			sandbox.clearLog();
 			const customers = sandbox.customers.length;
-			await executeStep();
+			await editor.executeStep();
 			const [ada, katherine, edsger] = itemsOf(await outputJson(3));
 			for (const item of [ada, katherine, edsger]) {
 				expect(item).toContain('"preview": true');
@@ -197,38 +179,41 @@ describe('Create with Preview Only, and a real import the API stops, in the edit
 			expect(edsger).toContain(shown(NO_MATCH_VALUE_HELP).slice(1, -1));
 			// The screenshot shows the refused row, at the end of the list.
 			// The panel, not the text: n8n re-renders the JSON lines while they settle.
-			await outputPanel().hover();
+			await editor.outputPanel().hover();
 			await page.mouse.wheel(0, 600);
 			// Only the list read: no Create, nobody added.
 			expect(creates()).toEqual([]);
 			expect(sandbox.requests.map((r) => r.method)).not.toContain('POST');
 			expect(sandbox.customers).toHaveLength(customers);
 		});
-		await closeNdv();
+		await editor.closeNdv();
 	});
 
 	it('Preview Only off: the API refuses row 3 mid-run; the error names it and the rows created before the node stopped', async () => {
 		const before = sandbox.customers.length;
 		await steps.run('preview of rows the api will refuse', async () => {
-			await openWorkflow('stopped');
-			await openNode('Import Customers');
-			await executeStep();
+			await editor.openWorkflow('stopped');
+			await editor.openNode('Import Customers');
+			await editor.executeStep();
 			// The preview cannot know the API's own checks: row 3 would be created, as far as it can tell.
 			const text = await outputJson(5);
 			expect(text.match(/"outcome": "created"/g)).toHaveLength(5);
 			expect(creates()).toEqual([]);
 		});
 		await steps.run('real run stopped by the api', async () => {
-			const toggle = ndv().locator('[data-test-id="parameter-input-previewOnly"] .el-switch');
+			const toggle = editor
+				.ndv()
+				.locator('[data-test-id="parameter-input-previewOnly"] .el-switch');
 			await toggle.click();
-			await ndv()
+			await editor
+				.ndv()
 				.locator('[data-test-id="parameter-input-previewOnly"] .el-switch:not(.is-checked)')
 				.waitFor();
 			sandbox.clearLog();
-			await executeStep();
+			await editor.executeStep();
 			const refused = errorLabel(2, IMPORT_ROWS[2]);
-			await outputPanel().getByText(`${refused}: `).first().waitFor({ timeout: 60_000 });
-			const panel = await waitForText(outputPanel(), new RegExp(NO_OTHER_ROW));
+			await editor.outputPanel().getByText(`${refused}: `).first().waitFor({ timeout: 60_000 });
+			const panel = await waitForText(editor.outputPanel(), new RegExp(NO_OTHER_ROW));
 			const oneLine = panel.replace(/\s+/g, ' ');
 			expect(oneLine).toContain(`${refused}: Create customer failed: ${API_ANSWERED} 400`);
 			expect(oneLine).toContain(API_REFUSES_EMAIL);
@@ -258,6 +243,6 @@ describe('Create with Preview Only, and a real import the API stops, in the edit
 			// Each Create sent is one of these rows or the refused one; nothing was sent after.
 			expect(creates()).toHaveLength(created.length + 1);
 		});
-		await closeNdv();
+		await editor.closeNdv();
 	});
 });

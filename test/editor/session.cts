@@ -2,7 +2,7 @@
  * What the editor suites that save their own workflows share: a workflow of nodes in a row, and
  * one n8n with the package, those workflows saved through its REST API and a signed-in Chromium.
  */
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { Sandbox } from '../sandbox/server.cjs';
 import { rest, setupOwner, startN8n, type RunningN8n, type Session } from '../e2e/n8n.cjs';
 import { EXAMPLE_CREDENTIAL_ID, prepareN8n, type PreparedN8n } from '../e2e/workflows.cjs';
@@ -38,6 +38,15 @@ export interface EditorSession {
 	steps: Steps;
 	/** The saved workflows' ids, by the keys they were given. */
 	workflows: Record<string, string>;
+	ndv(): Locator;
+	outputPanel(): Locator;
+	/** Opens a saved workflow on the canvas, by its key. */
+	openWorkflow(key: string): Promise<void>;
+	/** Opens a node of the canvas in the node details view, by its title. */
+	openNode(title: string): Promise<void>;
+	closeNdv(): Promise<void>;
+	/** The node details view's Execute step. */
+	executeStep(): Promise<void>;
 	close(): Promise<void>;
 }
 
@@ -69,6 +78,7 @@ export async function openEditor(
 		sandbox.readOnlyApiKey,
 	]);
 	await signIn(page, n8n.url);
+	const ndv = () => page.locator('[data-test-id="ndv"]');
 	return {
 		prepared,
 		n8n,
@@ -77,6 +87,23 @@ export async function openEditor(
 		page,
 		steps,
 		workflows,
+		ndv,
+		outputPanel: () => page.locator('[data-test-id="output-panel"]'),
+		openWorkflow: async (key) => {
+			await page.goto(`${n8n.url}/workflow/${workflows[key]}`);
+			await page.locator('[data-test-id="canvas-node"]').first().waitFor();
+		},
+		openNode: async (title) => {
+			await page.locator('[data-test-id="canvas-node"]').filter({ hasText: title }).dblclick();
+			await ndv().waitFor();
+		},
+		closeNdv: async () => {
+			await page.locator('[data-test-id="ndv-close-button"]').click();
+			await ndv().waitFor({ state: 'hidden' });
+		},
+		executeStep: async () => {
+			await ndv().locator('[data-test-id="node-execute-button"]').first().click();
+		},
 		close: async () => {
 			await browser.close();
 			await n8n.stop();

@@ -9,7 +9,6 @@
 import type { Page } from 'playwright-core';
 
 import { startSandbox, type Sandbox, type SandboxCustomer } from '../sandbox/server.cjs';
-import type { RunningN8n } from '../e2e/n8n.cjs';
 import { waitForText, type Steps } from './browser.cjs';
 import { chain, CREDENTIALS, openEditor, type EditorNode, type EditorSession } from './session.cjs';
 import { FETCH_TEST_EVENT } from './texts.cjs';
@@ -74,10 +73,8 @@ function crm(name: string, parameters: Record<string, unknown>): EditorNode {
 describe('silent failures made visible in the editor (issue 26)', () => {
 	let sandbox: Sandbox;
 	let editor: EditorSession;
-	let n8n: RunningN8n;
 	let page: Page;
 	let steps: Steps;
-	let workflows: Record<string, string>;
 	/** A customer of another business with the email the first row brings (item 2). */
 	let otherBusinessAda: SandboxCustomer;
 	let phoneCustomer: SandboxCustomer;
@@ -184,7 +181,7 @@ describe('silent failures made visible in the editor (issue 26)', () => {
 			]),
 		};
 		editor = await openEditor(sandbox, 'silent-failures', definitions);
-		({ n8n, page, steps, workflows } = editor);
+		({ page, steps } = editor);
 	});
 
 	afterAll(async () => {
@@ -192,23 +189,10 @@ describe('silent failures made visible in the editor (issue 26)', () => {
 		await sandbox?.close();
 	});
 
-	const ndv = () => page.locator('[data-test-id="ndv"]');
-	const outputPanel = () => page.locator('[data-test-id="output-panel"]');
-
-	async function openWorkflow(key: string): Promise<void> {
-		await page.goto(`${n8n.url}/workflow/${workflows[key]}`);
-		await page.locator('[data-test-id="canvas-node"]').first().waitFor();
-	}
-
-	async function openNode(title: string): Promise<void> {
-		await page.locator('[data-test-id="canvas-node"]').filter({ hasText: title }).dblclick();
-		await ndv().waitFor();
-	}
-
 	/** Hovers a parameter's label, then its help icon, and waits for the tooltip n8n shows. */
 	async function readTooltip(label: string, text: RegExp): Promise<void> {
 		await page.mouse.move(0, 0);
-		const title = ndv().locator('label.n8n-input-label', {
+		const title = editor.ndv().locator('label.n8n-input-label', {
 			has: page.getByText(label, { exact: true }),
 		});
 		await title.last().hover();
@@ -216,25 +200,17 @@ describe('silent failures made visible in the editor (issue 26)', () => {
 		await page.locator('[data-test-id="tooltip-content"]', { hasText: text }).first().waitFor();
 	}
 
-	async function closeNdv(): Promise<void> {
-		await page.locator('[data-test-id="ndv-close-button"]').click();
-		await ndv().waitFor({ state: 'hidden' });
-	}
-
-	async function executeStep(): Promise<void> {
-		await ndv().locator('[data-test-id="node-execute-button"]').first().click();
-	}
-
 	/** The output panel in its JSON view, which shows nested fields such as `_skipExisting`. */
 	async function outputJson(items: number): Promise<string> {
-		await waitForText(outputPanel(), new RegExp(`${items} items?`), 60_000);
-		const json = outputPanel().locator(
-			'[data-test-id="ndv-run-data-display-mode"] [data-test-id="radio-button-json"]',
-		);
+		await waitForText(editor.outputPanel(), new RegExp(`${items} items?`), 60_000);
+		const json = editor
+			.outputPanel()
+			.locator('[data-test-id="ndv-run-data-display-mode"] [data-test-id="radio-button-json"]');
 		await json.click();
-		await outputPanel()
+		await editor
+			.outputPanel()
 			.getByText('"_skipExisting"')
-			.or(outputPanel().getByText('"id"'))
+			.or(editor.outputPanel().getByText('"id"'))
 			.first()
 			.waitFor();
 		// The JSON view draws only the lines in sight: a tall window shows every item's whole mark.
@@ -242,12 +218,13 @@ describe('silent failures made visible in the editor (issue 26)', () => {
 		await page.setViewportSize({ width: 1440, height: 2400 });
 		try {
 			// Every item's mark ends with matchOn: the last item is drawn whole.
-			await outputPanel()
+			await editor
+				.outputPanel()
 				.getByText('"matchOn"')
 				.nth(items - 1)
 				.waitFor();
 			// One line per key and value, indented with no-break spaces: one space between words.
-			return (await outputPanel().innerText()).replace(/\s+/g, ' ');
+			return (await editor.outputPanel().innerText()).replace(/\s+/g, ' ');
 		} finally {
 			if (size) await page.setViewportSize(size);
 		}
@@ -265,16 +242,16 @@ describe('silent failures made visible in the editor (issue 26)', () => {
 
 	it('1, 2: Skip if the Customer Already Exists: a row without an email is skipped and marked, a customer of another business is not a match', async () => {
 		await steps.run('skip existing parameters', async () => {
-			await openWorkflow('skip');
-			await openNode('Add Customer');
+			await editor.openWorkflow('skip');
+			await editor.openNode('Add Customer');
 			for (const label of SKIP_EXISTING_LABELS) {
-				await ndv().getByText(label, { exact: true }).first().waitFor();
+				await editor.ndv().getByText(label, { exact: true }).first().waitFor();
 			}
 			await readTooltip('Skip if the Customer Already Exists', SKIP_EXISTING_TOOLTIP);
 		});
 		await steps.run('match within options', async () => {
 			await readTooltip('Match Within', MATCH_WITHIN_TOOLTIP);
-			await ndv().locator('[data-test-id="parameter-input-matchWithin"]').click();
+			await editor.ndv().locator('[data-test-id="parameter-input-matchWithin"]').click();
 			for (const option of MATCH_WITHIN_OPTIONS) {
 				await page.locator('.el-select-dropdown__item:visible', { hasText: option }).waitFor();
 			}
@@ -282,7 +259,7 @@ describe('silent failures made visible in the editor (issue 26)', () => {
 		await page.keyboard.press('Escape');
 		await steps.run('rows without a match value options', async () => {
 			// The default for rows without an email, and what it promises, as the dropdown shows it.
-			await ndv().locator('[data-test-id="parameter-input-noMatchValue"]').click();
+			await editor.ndv().locator('[data-test-id="parameter-input-noMatchValue"]').click();
 			for (const option of NO_MATCH_VALUE_OPTIONS) {
 				await page.locator('.el-select-dropdown__item:visible', { hasText: option }).waitFor();
 			}
@@ -292,7 +269,7 @@ describe('silent failures made visible in the editor (issue 26)', () => {
 
 		await steps.run('skip existing first run', async () => {
 			const customers = sandbox.customers.length;
-			await executeStep();
+			await editor.executeStep();
 			const text = await outputJson(3);
 			// Ada and Alan are created in the chosen business, Ada although a customer of another
 			// business has her email; Grace, without an email, is not.
@@ -316,7 +293,7 @@ describe('silent failures made visible in the editor (issue 26)', () => {
 	});
 
 	it('1, 3: run again, the row without an email is not created; a node after Add Customer reads {{ $json.id }} of the skipped rows', async () => {
-		await closeNdv();
+		await editor.closeNdv();
 		// By name, not by the CRM's order: n8n sends a declarative node's items at the same time,
 		// so Alan may reach the API before Ada.
 		const idOf = (email: string) => created().find((c) => c.email?.startsWith(email))?.id;
@@ -326,8 +303,9 @@ describe('silent failures made visible in the editor (issue 26)', () => {
 			const customers = sandbox.customers.length;
 			// Execute step would reuse Add Customer's first run: the whole workflow runs again.
 			await page.locator('[data-test-id="execute-workflow-button"]').click();
-			await openNode('Read ID');
-			await outputPanel()
+			await editor.openNode('Read ID');
+			await editor
+				.outputPanel()
 				.getByText(/alreadyExists/)
 				.first()
 				.waitFor({ timeout: 60_000 });
@@ -342,12 +320,12 @@ describe('silent failures made visible in the editor (issue 26)', () => {
 			// A String field of a plain Set node takes the skipped row's empty ID without an error.
 			expect(text).toContain('"customerId": null');
 		});
-		await closeNdv();
+		await editor.closeNdv();
 		await steps.run('skip existing second run output', async () => {
-			await openNode('Add Customer');
+			await editor.openNode('Add Customer');
 			const text = await outputJson(3);
 			// The screenshot shows the row without an email, at the end of the list.
-			await outputPanel().getByText('"Grace"').hover();
+			await editor.outputPanel().getByText('"Grace"').hover();
 			await page.mouse.wheel(0, 600);
 			const [ada, alan, grace] = itemsOf(text);
 			expect(ada).toContain(`"id": "${ids[0]}"`);
@@ -357,89 +335,92 @@ describe('silent failures made visible in the editor (issue 26)', () => {
 			expect(grace).toContain('"outcome": "notCreatedNoMatchValue"');
 			expect(sandbox.customers.some((c) => c.firstName === 'Grace')).toBe(false);
 		});
-		await closeNdv();
+		await editor.closeNdv();
 	});
 
 	it('2: as shipped, a row without an email is an error that says why and how to go on, and nothing is created', async () => {
 		await steps.run('no email as shipped', async () => {
 			const customers = sandbox.customers.length;
-			await openWorkflow('noEmail');
-			await openNode('Add Customer');
-			await executeStep();
-			await outputPanel().getByText(NO_EMAIL_ERROR).first().waitFor({ timeout: 60_000 });
-			await outputPanel().getByText(NO_EMAIL_ADVICE).first().waitFor();
+			await editor.openWorkflow('noEmail');
+			await editor.openNode('Add Customer');
+			await editor.executeStep();
+			await editor.outputPanel().getByText(NO_EMAIL_ERROR).first().waitFor({ timeout: 60_000 });
+			await editor.outputPanel().getByText(NO_EMAIL_ADVICE).first().waitFor();
 			expect(sandbox.customers).toHaveLength(customers);
 		});
-		await closeNdv();
+		await editor.closeNdv();
 	});
 
 	it('1: Get Many with Filters › Business added but not picked is an error naming the filter, not every customer', async () => {
 		await steps.run('get many empty business filter', async () => {
-			await openWorkflow('emptyFilter');
-			await openNode('Get Customers');
+			await editor.openWorkflow('emptyFilter');
+			await editor.openNode('Get Customers');
 			sandbox.clearLog();
-			await executeStep();
-			await outputPanel().getByText(EMPTY_FILTER_ERROR).first().waitFor({ timeout: 60_000 });
-			await outputPanel().getByText(EMPTY_FILTER_ADVICE).first().waitFor();
+			await editor.executeStep();
+			await editor.outputPanel().getByText(EMPTY_FILTER_ERROR).first().waitFor({ timeout: 60_000 });
+			await editor.outputPanel().getByText(EMPTY_FILTER_ADVICE).first().waitFor();
 			expect(sandbox.requests.filter((r) => r.path === '/api/public/v1/customers')).toEqual([]);
 		});
-		await closeNdv();
+		await editor.closeNdv();
 	});
 
 	it('4: a mistyped Business ID in Get Many › Filters › Business is an error naming it', async () => {
 		await steps.run('get many business description', async () => {
-			await openWorkflow('getMany');
-			await openNode('Get Customers');
+			await editor.openWorkflow('getMany');
+			await editor.openNode('Get Customers');
 			await readTooltip('Business', GET_MANY_BUSINESS_TOOLTIP);
 		});
 		await steps.run('get many unknown business', async () => {
 			await page.mouse.move(0, 0);
-			await executeStep();
-			await outputPanel()
+			await editor.executeStep();
+			await editor
+				.outputPanel()
 				.getByText(`No business ${UNKNOWN_BUSINESS} in this organization`)
 				.first()
 				.waitFor({ timeout: 60_000 });
-			await outputPanel().getByText(UNKNOWN_BUSINESS_ADVICE).first().waitFor();
+			await editor.outputPanel().getByText(UNKNOWN_BUSINESS_ADVICE).first().waitFor();
 		});
-		await closeNdv();
+		await editor.closeNdv();
 	});
 
 	it('4, 6: the trigger shows its notice, and Fetch Test Event with an unknown Options › Business shows the error', async () => {
 		await steps.run('trigger notice', async () => {
-			await openWorkflow('trigger');
-			await openNode('New Customer');
-			await ndv().getByText(TRIGGER_NOTICE).waitFor();
+			await editor.openWorkflow('trigger');
+			await editor.openNode('New Customer');
+			await editor.ndv().getByText(TRIGGER_NOTICE).waitFor();
 			await readTooltip('Business', TRIGGER_BUSINESS_TOOLTIP);
 		});
 		await steps.run('trigger unknown business', async () => {
-			await ndv()
+			await editor
+				.ndv()
 				.locator('[data-test-id="node-execute-button"]', { hasText: FETCH_TEST_EVENT })
 				.click();
-			await outputPanel()
+			await editor
+				.outputPanel()
 				.getByText(`No business ${UNKNOWN_BUSINESS} in this organization`)
 				.first()
 				.waitFor({ timeout: 60_000 });
 			// The test event is over: the panel stops listening, and offers Fetch Test Event again.
-			await ndv().getByText('Stop Listening').first().waitFor({ state: 'hidden' });
+			await editor.ndv().getByText('Stop Listening').first().waitFor({ state: 'hidden' });
 			await page.mouse.move(0, 0);
 		});
-		await closeNdv();
+		await editor.closeNdv();
 	});
 
 	it('5: Find by Phone "(202) 555-0236" finds the customer stored as "+1 202 555 0236"', async () => {
 		await steps.run('find phone description', async () => {
-			await openWorkflow('find');
-			await openNode('Find Customer');
+			await editor.openWorkflow('find');
+			await editor.openNode('Find Customer');
 			await readTooltip('Phone', FIND_PHONE_TOOLTIP);
 		});
 		await steps.run('find by phone', async () => {
 			await page.mouse.move(0, 0);
-			await executeStep();
-			await outputPanel().getByText(phoneCustomer.id).first().waitFor({ timeout: 60_000 });
-			const text = await waitForText(outputPanel(), /1 item/);
+			await editor.executeStep();
+			await editor.outputPanel().getByText(phoneCustomer.id).first().waitFor({ timeout: 60_000 });
+			const text = await waitForText(editor.outputPanel(), /1 item/);
 			expect([...new Set(text.match(CUSTOMER_ID))]).toEqual([phoneCustomer.id]);
-			await outputPanel().getByText(STORED_PHONE).first().waitFor();
+			await editor.outputPanel().getByText(STORED_PHONE).first().waitFor();
 		});
-		await closeNdv();
+		await editor.closeNdv();
 	});
 });
