@@ -15,6 +15,7 @@ import {
 	testCredential,
 	type Credential,
 	type UserFolder,
+	whyFailed,
 } from './n8n.cjs';
 import { behaviourOf } from './versions.cjs';
 import { exampleWorkflow, prepareN8n, withNode } from './workflows.cjs';
@@ -55,8 +56,9 @@ describe('Business CRM in a real n8n', () => {
 
 	it('runs the demo: every operation, Create then Return All over several pages', async () => {
 		const customersBefore = sandbox.customers.length;
-		const { success, run } = await execute(exampleWorkflow('demo-business-crm.json'));
-		expect(success).toBe(true);
+		const result = await execute(exampleWorkflow('demo-business-crm.json'));
+		expect(whyFailed(result)).toBeUndefined();
+		const { run } = result;
 
 		expect(nodeOutput(run, 'List Businesses').map((b) => b.id)).toEqual(
 			sandbox.businesses.map((b) => b.id),
@@ -99,8 +101,9 @@ describe('Business CRM in a real n8n', () => {
 				];`,
 			},
 		});
-		const { success, run } = await execute(workflow);
-		expect(success).toBe(true);
+		const result = await execute(workflow);
+		expect(whyFailed(result)).toBeUndefined();
+		const { run } = result;
 
 		// The example creates with Skip Existing by email: each item is the customer, marked.
 		const added = nodeOutput(run, 'Added').map((item) => {
@@ -140,8 +143,9 @@ describe('Business CRM in a real n8n', () => {
 	});
 
 	it('exports all customers to a CSV file', async () => {
-		const { success, run } = await execute(exampleWorkflow('export-all-customers.json'));
-		expect(success).toBe(true);
+		const result = await execute(exampleWorkflow('export-all-customers.json'));
+		expect(whyFailed(result)).toBeUndefined();
+		const { run } = result;
 		expect(nodeOutput(run, 'All Customers')).toHaveLength(sandbox.customers.length);
 		const file = run.data.resultData.runData['To CSV'][0].data?.main?.[0]?.[0] as {
 			binary?: { data?: { fileName?: string; mimeType?: string } };
@@ -151,8 +155,9 @@ describe('Business CRM in a real n8n', () => {
 
 	it('survives a burst of 429s in the middle of Return All, re-reading only the limited pages', async () => {
 		sandbox.setFaults({ rateLimitBurst: { path: CUSTOMERS, after: 1, count: 2, retryAfter: 1 } });
-		const { success, run } = await execute(exampleWorkflow('export-all-customers.json'));
-		expect(success).toBe(true);
+		const result = await execute(exampleWorkflow('export-all-customers.json'));
+		expect(whyFailed(result)).toBeUndefined();
+		const { run } = result;
 		expect(nodeOutput(run, 'All Customers').map((c) => c.id)).toEqual(
 			sandbox.customers.map((c) => c.id),
 		);

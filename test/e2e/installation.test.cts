@@ -26,6 +26,7 @@ import {
 	startN8n,
 	type N8nInstall,
 	type UserFolder,
+	whyFailed,
 } from './n8n.cjs';
 import { exampleWorkflow, sandboxCredential } from './workflows.cjs';
 
@@ -130,8 +131,9 @@ describe('installing from a clone, as the README says', () => {
 			}
 			sandbox.clearLog();
 			const id = await importWorkflow(folder, exampleWorkflow('export-all-customers.json'));
-			const { success, run } = await executeWorkflow(folder, id);
-			expect(success).toBe(true);
+			const result = await executeWorkflow(folder, id);
+			expect(whyFailed(result)).toBeUndefined();
+			const { run } = result;
 			expect(nodeOutput(run!, 'All Customers')).toHaveLength(sandbox.customers.length);
 		},
 	);

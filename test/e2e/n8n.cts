@@ -1017,6 +1017,22 @@ export async function executeWorkflow(
 	};
 }
 
+/**
+ * Why a run did not succeed, in n8n's words, or undefined when it did: for
+ * `expect(whyFailed(result)).toBeUndefined()`, so a failure in CI says what happened (the error,
+ * the node, the exit code, the end of what n8n printed) instead of "expected true".
+ */
+export function whyFailed(result: ExecuteResult): string | undefined {
+	if (result.success) return undefined;
+	const error = result.run?.data.resultData.error;
+	const what = error?.message
+		? `${error.message}${error.node?.name ? ` (node "${error.node.name}")` : ''}`
+		: result.timedOut
+			? 'n8n execute was killed after its timeout'
+			: `n8n exited with ${result.exitCode}${result.run === undefined ? ' and printed no run data' : ''}`;
+	return `${what}\n--- stderr (end)\n${result.stderr.slice(-3000)}\n--- logs (end)\n${result.logs.slice(-30).join('\n')}`;
+}
+
 /** The `json` of every item a node put on one output in its first (or given) run. */
 export function nodeOutput(
 	run: WorkflowRun,
