@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 import { searchBusinesses } from '../BusinessCrm/listSearch/searchBusinesses';
 import { businessIdLocator, optionsCollection } from '../BusinessCrm/params/descriptions';
-import { deadline } from '../BusinessCrm/api/clock';
+import { clock, deadline } from '../BusinessCrm/api/clock';
 import { transportError } from '../BusinessCrm/errors/errors';
 import { endPollWith } from '../BusinessCrm/api/requestSettings';
 import { forgetCredentialSecrets } from '../BusinessCrm/api/requestCredential';
@@ -15,7 +15,7 @@ import { seconds } from '../BusinessCrm/values';
 import { businessOption } from './businessFilter';
 import { newCustomers } from './newCustomers';
 import { newestCustomer } from './newestCustomer';
-import { triggerKey } from './sweep';
+import { triggerKey } from './seenCustomers';
 
 /**
  * The activated triggers (workflow and node) whose poll is still reading. n8n starts a scheduled
@@ -47,6 +47,13 @@ export function pollDeadlineMs(ctx: IPollFunctions): number {
 	}
 	return Math.min(POLL_DEADLINE_MS, budget);
 }
+
+/**
+ * The part of its deadline a poll spends starting new pages of a long read; what it has read by
+ * then is kept, and the next poll reads on from there. The rest is for the pages still on their
+ * way (each ends within 60 s, or at the deadline): a poll that hit its deadline would keep nothing.
+ */
+export const READING_SHARE = 0.5;
 
 /** "10 minutes", "36 s". */
 export function deadlineWords(ms: number): string {
@@ -130,8 +137,9 @@ export class BusinessCrmTrigger implements INodeType {
 		const deadlineMs = pollDeadlineMs(this);
 		const ends = deadline(deadlineMs);
 		const poll = endPollWith(this, ends.signal);
+		const stopReading = clock.now() + deadlineMs * READING_SHARE;
 		try {
-			return await pollOnce(this).catch((error: unknown) => {
+			return await pollOnce(this, () => clock.now() >= stopReading).catch((error: unknown) => {
 				if (!ends.passed()) throw error;
 				throw transportError(
 					this,
@@ -148,7 +156,10 @@ export class BusinessCrmTrigger implements INodeType {
 }
 
 /** One poll, or Fetch Test Event in the editor (manual mode). */
-async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+async function pollOnce(
+	ctx: IPollFunctions,
+	until: () => boolean,
+): Promise<INodeExecutionData[][] | null> {
 	forgetCredentialSecrets(ctx);
 	const businessId = await businessOption(ctx);
 	let customers;
@@ -160,7 +171,7 @@ async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | n
 		if (pollsInProgress.has(trigger)) return null;
 		pollsInProgress.add(trigger);
 		try {
-			customers = await newCustomers(ctx, businessId);
+			customers = await newCustomers(ctx, businessId, until);
 		} finally {
 			pollsInProgress.delete(trigger);
 		}

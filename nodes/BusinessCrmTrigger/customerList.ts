@@ -1,5 +1,5 @@
 import type { IPollFunctions } from 'n8n-workflow';
-import { readPages, readSteady, readWhole } from '../BusinessCrm/api/listReader';
+import { readPages, readSteady } from '../BusinessCrm/api/listReader';
 import {
 	CUSTOMER_LIST,
 	MAX_PAGE_SIZE,
@@ -48,16 +48,15 @@ export async function readCustomers(
 	return (await readPages(ctx, SOURCE, { offset, anchor })) as CustomerRead;
 }
 
-/** readCustomers, made again when its pages could not be checked (see readSteady). */
+/**
+ * readCustomers, made again when its pages could not be checked (see readSteady); `until` may
+ * stop it between pages (see ListRead.unfinished).
+ */
 export async function readCustomersSteady(
 	ctx: IPollFunctions,
 	offset: number,
 	anchor?: string,
+	until?: () => boolean,
 ): Promise<CustomerRead> {
-	return (await readSteady(ctx, SOURCE, { offset, anchor })) as CustomerRead;
-}
-
-/** The whole list, read again while it moves under the read (see readWhole). */
-export async function readAllCustomers(ctx: IPollFunctions): Promise<CustomerRead> {
-	return (await readWhole(ctx, SOURCE)) as CustomerRead;
+	return (await readSteady(ctx, SOURCE, { offset, anchor, until })) as CustomerRead;
 }

@@ -19,6 +19,20 @@ export interface SeenCustomers {
 	lastId?: string;
 	/** A fingerprint of every customer id seen, FINGERPRINT_LENGTH characters each, one after another. */
 	known: string;
+	/**
+	 * A read of the whole list that goes on across polls (one too long for a poll's budget). While
+	 * it lasts, count and lastId say where it stopped, not where the list ends.
+	 */
+	pass?: WholeRead;
+}
+
+export interface WholeRead {
+	/** The first read of this list: what it finds is recorded, not emitted. */
+	first: boolean;
+	/** The fingerprints this read has seen so far; they replace `known` when it ends. */
+	seen: string;
+	/** How many times it had to start over because the list moved before where it stopped. */
+	restarts: number;
 }
 
 /** Where in the node's static data the state lives; the version changes if its shape does. */
@@ -59,21 +73,52 @@ export function knownSet(state: SeenCustomers): Set<string> {
 	return set;
 }
 
+/** An activated trigger, across polls and their contexts: its workflow and node. */
+export function triggerKey(ctx: IPollFunctions): string {
+	return `${ctx.getWorkflow().id ?? ''}\n${ctx.getNode().id}`;
+}
+
 /** The remembered state of this trigger and the fingerprint of the list it is for. */
 export interface Remembered {
 	source: string;
 	/** Undefined when there is none to trust (see loadState). */
 	state?: SeenCustomers;
+	/** Whether `state` came from the static data n8n saved, not from this process (see loadState). */
+	saved: boolean;
 }
+
+/**
+ * What polls that found no saved state and emitted nothing recorded, by trigger and list, until
+ * a poll finds a saved state. n8n's durable cursors (n8n 2.41) do not commit what a publish's
+ * first poll records when it emits nothing, so without this the first scheduled poll would record
+ * the list again, and a customer added in between would be taken for an existing one. Kept in the
+ * process: a restart before the first scheduled poll (or that poll on another main) still does.
+ */
+const unsaved = new Map<string, SeenCustomers>();
 
 /**
  * The state for the credential's list, or none to trust: never polled, saved by another version
  * of its shape, or recorded for another API or organization (a switched credential would otherwise
  * make every customer of the new list look new). State saved before the address was normalised
  * is still this list's: it is taken over, and saved under the new fingerprint by the next write.
+ * With none saved, what an earlier poll of this trigger recorded in this process (see unsaved).
  */
 export async function loadState(ctx: IPollFunctions): Promise<Remembered> {
 	const { source, legacy } = sourcesOf(await ctx.getCredentials(CREDENTIAL_TYPE));
+	const key = `${triggerKey(ctx)}\n${source}`;
+	const state = savedState(ctx, source, legacy);
+	if (state !== undefined) {
+		unsaved.delete(key);
+		return { source, state, saved: true };
+	}
+	return { source, state: unsaved.get(key), saved: false };
+}
+
+function savedState(
+	ctx: IPollFunctions,
+	source: string,
+	legacy: string,
+): SeenCustomers | undefined {
 	const saved = ctx.getWorkflowStaticData('node')[STATE_KEY] as
 		| (Partial<SeenCustomers> & { version?: unknown })
 		| undefined;
@@ -84,24 +129,46 @@ export async function loadState(ctx: IPollFunctions): Promise<Remembered> {
 		typeof saved.count !== 'number' ||
 		typeof saved.known !== 'string'
 	) {
-		return { source };
+		return undefined;
 	}
-	const state: SeenCustomers = {
+	const pass = saved.pass as Partial<WholeRead> | null | undefined;
+	// A half-done read whose progress cannot be read back would pass for a whole one.
+	if (pass !== undefined && typeof pass?.seen !== 'string') return undefined;
+	return {
 		source,
 		count: saved.count,
 		lastId: typeof saved.lastId === 'string' ? saved.lastId : undefined,
 		known: saved.known,
+		...(pass
+			? {
+					pass: {
+						first: pass.first === true,
+						seen: pass.seen as string,
+						restarts: typeof pass.restarts === 'number' ? pass.restarts : 0,
+					},
+				}
+			: {}),
 	};
-	return { source, state };
 }
 
-/** Replaces the state as a whole, so n8n sees the change and saves it. */
-export function saveState(ctx: IPollFunctions, state: SeenCustomers): void {
+/**
+ * Replaces the state as a whole, so n8n sees the change and saves it. A poll that began with no
+ * saved state and emits nothing also keeps it in the process (see unsaved); one that emits does
+ * not, since n8n saves the state with the execution and drops both when it gives up on the poll.
+ */
+export function saveState(
+	ctx: IPollFunctions,
+	from: Remembered,
+	state: SeenCustomers,
+	emitting: boolean,
+): void {
 	ctx.getWorkflowStaticData('node')[STATE_KEY] = {
 		version: STATE_VERSION,
 		source: state.source,
 		count: state.count,
 		...(state.lastId === undefined ? {} : { lastId: state.lastId }),
 		known: state.known,
+		...(state.pass === undefined ? {} : { pass: state.pass }),
 	};
+	if (!from.saved && !emitting) unsaved.set(`${triggerKey(ctx)}\n${from.source}`, state);
 }

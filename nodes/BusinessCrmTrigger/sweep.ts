@@ -1,6 +1,7 @@
 import type { IPollFunctions } from 'n8n-workflow';
 import { MAX_PAGE_SIZE } from '../BusinessCrm/api/lists';
 import { readCustomerPage, type CustomerRead } from './customerList';
+import { triggerKey } from './seenCustomers';
 
 /** How far the sweep moves per poll: a page, less the one customer pages overlap by. */
 export const SWEEP_STEP = MAX_PAGE_SIZE - 1;
@@ -11,11 +12,6 @@ export const SWEEP_STEP = MAX_PAGE_SIZE - 1;
  * bytes per known customer) every minute, and one lost in a restart only starts the sweep over.
  */
 const positions = new Map<string, number>();
-
-/** An activated trigger, across polls and their contexts: its workflow and node. */
-export function triggerKey(ctx: IPollFunctions): string {
-	return `${ctx.getWorkflow().id ?? ''}\n${ctx.getNode().id}`;
-}
 
 /**
  * One page of the part of the list the trigger already knows (`known` customers before the last

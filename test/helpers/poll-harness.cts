@@ -77,6 +77,18 @@ export class TriggerHarness {
 	 * whose poll context has no getPollBudgetMs. Read at every poll.
 	 */
 	pollBudgetMs?: number | null;
+	/**
+	 * n8n's durable scheduler with N8N_POLLER_DURABLE_CURSORS_ENABLED (n8n 2.41, read in its
+	 * poll-trigger-executor and poll-trigger-task-handler): each poll gets a fresh PollContext and
+	 * a copy of the committed static data, which is committed when the poll emits, and when it
+	 * emits nothing except at activation; nothing when it fails or is abandoned.
+	 */
+	durableCursors = false;
+	/** Under durableCursors: n8n stops waiting for the next poll (its timeout), which runs on. */
+	abandonNext = false;
+	/** What abandoned polls emitted, which n8n dropped. */
+	readonly dropped: IDataObject[] = [];
+	private committed: IDataObject;
 
 	constructor(
 		readonly credentials: CrmCredentials,
@@ -89,6 +101,7 @@ export class TriggerHarness {
 			...savedNode(TRIGGER_NAME, TRIGGER_TYPE, saved, 'trigger-node'),
 			credentials: credentialOf(),
 		};
+		this.committed = JSON.parse(JSON.stringify(staticData)) as IDataObject;
 		this.workflow = new Workflow({
 			id: workflowId,
 			name: 'Business CRM Trigger test',
@@ -103,12 +116,20 @@ export class TriggerHarness {
 
 	/** n8n activating the workflow ('init' after a restart): one poll at once; an error fails it. */
 	async activate(activation: WorkflowActivateMode = 'activate'): Promise<PollOutcome> {
+		this.activation = activation;
+		this.newContext();
+		return await this.run(true);
+	}
+
+	private activation: WorkflowActivateMode = 'activate';
+
+	private newContext(): void {
 		this.context = new PollContext(
 			this.workflow,
 			this.node,
 			additionalDataFor(this.credentials, this.workflow),
 			'trigger',
-			activation,
+			this.activation,
 			(data) => {
 				this.outcome.emits++;
 				this.outcome.items.push(...data.flat().map((item) => item.json));
@@ -124,7 +145,6 @@ export class TriggerHarness {
 		if (this.pollBudgetMs === null) {
 			Reflect.deleteProperty(this.context, 'getPollBudgetMs');
 		}
-		return await this.run(true);
 	}
 
 	/** A poll on schedule, after activation: an error goes to n8n's __emitError. */
@@ -135,6 +155,12 @@ export class TriggerHarness {
 	private async run(activating: boolean): Promise<PollOutcome> {
 		if (!this.context) throw new Error('activate() first');
 		this.outcome = { items: [], emits: 0 };
+		if (this.durableCursors) {
+			if (!activating) this.newContext();
+			const data = this.workflow.staticData;
+			for (const key of Object.keys(data)) Reflect.deleteProperty(data, key);
+			Object.assign(data, JSON.parse(JSON.stringify(this.committed)));
+		}
 		const execute = pollTriggerExecutor().create(
 			this.workflow,
 			this.node,
@@ -146,7 +172,23 @@ export class TriggerHarness {
 		} catch (error) {
 			this.outcome.error = error as Error;
 		}
+		if (this.durableCursors) {
+			const abandoned = this.abandonNext;
+			this.abandonNext = false;
+			if (abandoned) {
+				this.dropped.push(...this.outcome.items);
+				this.outcome = { items: [], emits: 0 };
+			} else if (this.outcome.error === undefined && (this.outcome.emits > 0 || !activating)) {
+				this.committed = JSON.parse(JSON.stringify(this.workflow.staticData)) as IDataObject;
+			}
+		}
 		return this.outcome;
+	}
+
+	/** Under durableCursors: the node's static data n8n has committed. */
+	committedStaticData(): IDataObject {
+		const all = JSON.parse(JSON.stringify(this.committed)) as Record<string, IDataObject>;
+		return all[`node:${TRIGGER_NAME}`] ?? {};
 	}
 
 	/** The node's static data, as n8n would save it. */
@@ -161,8 +203,13 @@ export class TriggerHarness {
 	 * with other credentials or parameters when they were edited meanwhile.
 	 */
 	restarted(credentials = this.credentials, parameters = this.parameters): TriggerHarness {
-		const saved = JSON.parse(JSON.stringify(this.workflow.staticData)) as IDataObject;
-		return new TriggerHarness(credentials, parameters, saved, this.workflowId);
+		const saved = JSON.parse(
+			JSON.stringify(this.durableCursors ? this.committed : this.workflow.staticData),
+		) as IDataObject;
+		const next = new TriggerHarness(credentials, parameters, saved, this.workflowId);
+		next.durableCursors = this.durableCursors;
+		next.pollBudgetMs = this.pollBudgetMs;
+		return next;
 	}
 
 	/** The editor's Fetch Test Event: n8n-core's WorkflowExecute runs the trigger in manual mode. */

@@ -170,6 +170,11 @@ export async function readPages(
 			if (expected === undefined) read.consistent = false;
 			at += step;
 			paged = true;
+			if (expected !== undefined && from.until?.()) {
+				read.end = at + 1;
+				read.unfinished = true;
+				return read;
+			}
 
 			if (plan && (plan.step !== step || page.total !== plan.total)) plan = undefined;
 			// A filtered read with a limit cannot know how far it must go: page after page.

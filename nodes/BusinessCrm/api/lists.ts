@@ -193,6 +193,11 @@ export interface ListRead {
 	 * ids) and could not be checked (see readSteady).
 	 */
 	moved: boolean;
+	/**
+	 * Set when the read stopped before the list's end because `until` said so: it holds every
+	 * item up to `end`, and a read from `end - 1` anchored on the last id goes on from there.
+	 */
+	unfinished?: true;
 }
 
 /** Where a read starts and what it wants. */
@@ -205,4 +210,9 @@ export interface ReadFrom {
 	wanted?: number;
 	/** Only items it accepts are returned and counted; every item still joins the pages. */
 	keep?: (item: IDataObject) => boolean;
+	/**
+	 * Asked after each page: true stops the read there (see ListRead.unfinished), so a read too
+	 * long for one poll can go on at the next. Only where the next page can be anchored.
+	 */
+	until?: () => boolean;
 }
