@@ -180,7 +180,8 @@ export async function newCustomers(
 		));
 	}
 	const emitted = businessId === undefined ? added : onlyOfBusiness(ctx, added, businessId);
-	if (JSON.stringify(next) !== JSON.stringify(remembered.state)) {
+	// A state kept only in the process is written even unchanged, so that n8n saves it.
+	if (!remembered.saved || JSON.stringify(next) !== JSON.stringify(remembered.state)) {
 		saveState(ctx, remembered, next, emitted.length > 0);
 	}
 	return emitted;

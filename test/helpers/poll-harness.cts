@@ -36,8 +36,21 @@ export const TRIGGER_NAME = 'Business CRM Trigger';
 const POLL_TIMES = { item: [{ mode: 'custom', cronExpression: '0,10,20,30,40,50 * * * * *' }] };
 
 /** The trigger's node type as n8n's loader prepares it: Poll Times first. */
-export function loadTriggerType(): INodeType {
-	const nodeType = new BusinessCrmTrigger();
+export function loadTriggerType(freshProcess = false): INodeType {
+	let Trigger = BusinessCrmTrigger;
+	// What the node keeps in its process (module state) starts empty, as after a restart of n8n.
+	if (freshProcess) {
+		jest.isolateModules(() => {
+			/* eslint-disable @typescript-eslint/no-require-imports */
+			Trigger = (
+				require('../../nodes/BusinessCrmTrigger/BusinessCrmTrigger.node') as {
+					BusinessCrmTrigger: typeof BusinessCrmTrigger;
+				}
+			).BusinessCrmTrigger;
+			/* eslint-enable @typescript-eslint/no-require-imports */
+		});
+	}
+	const nodeType = new Trigger();
 	nodeType.description.properties.unshift(...commonPollingParameters);
 	return nodeType;
 }
@@ -95,6 +108,7 @@ export class TriggerHarness {
 		readonly parameters: INodeParameters = {},
 		staticData: IDataObject = {},
 		readonly workflowId = `trigger-workflow-${++harnesses}`,
+		freshProcess = false,
 	) {
 		const saved = { pollTimes: POLL_TIMES, event: 'newCustomer', ...parameters };
 		this.node = {
@@ -108,7 +122,7 @@ export class TriggerHarness {
 			nodes: [this.node],
 			connections: {},
 			active: true,
-			nodeTypes: onlyType(loadTriggerType()),
+			nodeTypes: onlyType(loadTriggerType(freshProcess)),
 			staticData,
 			settings: { executionOrder: 'v1' },
 		});
@@ -200,13 +214,18 @@ export class TriggerHarness {
 
 	/**
 	 * The same workflow after n8n stopped and started: static data through JSON, a new context;
-	 * with other credentials or parameters when they were edited meanwhile.
+	 * with other credentials or parameters when they were edited meanwhile. With `newProcess`, the
+	 * node's module is loaded afresh too, so what it kept in the process is gone.
 	 */
-	restarted(credentials = this.credentials, parameters = this.parameters): TriggerHarness {
+	restarted(
+		credentials = this.credentials,
+		parameters = this.parameters,
+		{ newProcess = false } = {},
+	): TriggerHarness {
 		const saved = JSON.parse(
 			JSON.stringify(this.durableCursors ? this.committed : this.workflow.staticData),
 		) as IDataObject;
-		const next = new TriggerHarness(credentials, parameters, saved, this.workflowId);
+		const next = new TriggerHarness(credentials, parameters, saved, this.workflowId, newProcess);
 		next.durableCursors = this.durableCursors;
 		next.pollBudgetMs = this.pollBudgetMs;
 		return next;

@@ -184,6 +184,28 @@ describe('durable cursors: what n8n does not commit', () => {
 		expect(ids(await harness.poll())).toEqual([]);
 	});
 
+	it.each([
+		['nothing new at the first scheduled poll', 0],
+		['a customer at the first scheduled poll', 1],
+	])(
+		'a restart after the first scheduled poll (%s) loses no customer added then',
+		async (_, atFirstPoll) => {
+			sandbox.seedCustomers(500);
+			const harness = trigger(true);
+			await harness.activate();
+			const first = sandbox.addCustomers(atFirstPoll).map((customer) => customer.id);
+			expect(ids(await harness.poll())).toEqual(first);
+			// What the process kept is gone; only what n8n committed remains.
+			const restarted = harness.restarted(undefined, undefined, { newProcess: true });
+			expect(stateOf(restarted.committedStaticData())?.known.length).toBe(
+				(500 + atFirstPoll) * FINGERPRINT_LENGTH,
+			);
+			expect((await restarted.activate('init')).emits).toBe(0);
+			const added = sandbox.addCustomers(1).map((customer) => customer.id);
+			expect(ids(await restarted.poll())).toEqual(added);
+		},
+	);
+
 	it('what an abandoned poll emitted comes again at the next poll, once', async () => {
 		sandbox.seedCustomers(500);
 		const harness = trigger(true);
