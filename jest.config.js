@@ -4,11 +4,12 @@ module.exports = {
 	reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.cts'],
-	// The real-n8n, queue-mode and editor suites install n8n and take minutes; the docs check runs
-	// on its own first in CI. Each has its own config and script.
+	// The real-n8n (durable scheduler included), queue-mode and editor suites install n8n and take
+	// minutes; the docs check runs on its own first in CI. Each has its own config and script.
 	testPathIgnorePatterns: [
 		'/node_modules/',
 		'/test/e2e/',
+		'/test/durable/',
 		'/test/queue/',
 		'/test/editor/',
 		'/test/docs/',
