@@ -1,13 +1,13 @@
 /**
  * The Business CRM Trigger on n8n's durable scheduler (n8n 2.41.1; `npm run test:durable`), with
- * the four variables n8n's docs recommend, and N8N_SCHEDULER_POLL_TIMEOUT at 6 s, which gives a
- * poll a budget of 3 s (6 s less max(20 %, 5 s), at most half). Three workflows poll three
+ * the four variables n8n's docs recommend, and N8N_SCHEDULER_POLL_TIMEOUT at 10 s, which gives a
+ * poll a budget of 5 s (10 s less max(20 %, 5 s), at most half). Three workflows poll three
  * sandboxes once a minute in one n8n:
  *
  * - A (300 customers): a customer added between publishing and the first scheduled poll, one
  *   added while n8n is stopped, one while the workflow is unpublished;
- * - B (6,000 customers, 500 ms a page): a read of the whole list (61 pages, about 3.5 s with 10
- *   at once) longer than a poll's budget, which the publish's own poll (5 minutes) need not read
+ * - B (6,000 customers, 1 s a page): a read of the whole list (61 pages, about 7 s with 10 at
+ *   once) longer than a poll's budget, which the publish's own poll (5 minutes) need not read
  *   again at the first scheduled poll, and which after a change the tail read cannot follow goes
  *   on across polls (before, each poll failed at its deadline and the next started over);
  * - C (300 customers): a poll whose API stops answering, past n8n's timeout.
@@ -20,16 +20,17 @@ import * as path from 'node:path';
 import { startSandbox, type Sandbox } from '../sandbox/server.cjs';
 import {
 	activateWorkflow,
+	createApiKey,
 	deactivateWorkflow,
 	importWorkflow,
 	REPO_ROOT,
-	rest,
 	setupOwner,
 	startN8n,
+	workflowExecutions,
+	type ExecutionWithData,
 	type RunningN8n,
 	type Session,
 	type UserFolder,
-	type WorkflowRun,
 } from '../e2e/n8n.cjs';
 import { exampleWorkflow, prepareN8n, sandboxCredential, withNode } from '../e2e/workflows.cjs';
 
@@ -44,14 +45,8 @@ const DURABLE_SCHEDULER = {
 	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
 	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
 	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
-	N8N_SCHEDULER_POLL_TIMEOUT: '6',
+	N8N_SCHEDULER_POLL_TIMEOUT: '10',
 };
-
-interface Execution {
-	id: string;
-	status: string;
-	data?: WorkflowRun['data'];
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -79,15 +74,8 @@ describe('Business CRM Trigger on n8n 2.41.1 durable scheduler', () => {
 	const workflows: Record<'a' | 'b' | 'c', string> = {} as never;
 	const original: Record<'a' | 'b' | 'c', Set<string>> = {} as never;
 
-	async function executions(which: 'a' | 'b' | 'c'): Promise<Execution[]> {
-		const response = await fetch(
-			`${n8n!.url}/api/v1/executions?workflowId=${workflows[which]}&includeData=true&limit=250`,
-			{ headers: { 'X-N8N-API-KEY': apiKey } },
-		);
-		if (!response.ok) throw new Error(`GET /api/v1/executions: ${response.status}`);
-		const { data } = (await response.json()) as { data: Execution[] };
-		return data.sort((x, y) => Number(x.id) - Number(y.id));
-	}
+	const executions = async (which: 'a' | 'b' | 'c'): Promise<ExecutionWithData[]> =>
+		await workflowExecutions(n8n!.url, apiKey, workflows[which]);
 
 	/** Every customer id the trigger emitted for a workflow, in order. */
 	async function emitted(which: 'a' | 'b' | 'c'): Promise<string[]> {
@@ -105,8 +93,11 @@ describe('Business CRM Trigger on n8n 2.41.1 durable scheduler', () => {
 	const added = (which: 'a' | 'b' | 'c', count: number, at?: number) =>
 		sandboxes[which].addCustomers(count, at === undefined ? {} : { at }).map((c) => c.id);
 
+	/** What the n8n processes stopped so far printed. */
+	let earlierOutput = '';
 	// The owner's session outlives a restart (same user folder, same keys).
 	const start = async () => {
+		if (n8n) earlierOutput += n8n.output();
 		n8n = await startN8n(folder, { env: DURABLE_SCHEDULER });
 	};
 
@@ -114,7 +105,7 @@ describe('Business CRM Trigger on n8n 2.41.1 durable scheduler', () => {
 		sandboxes.a = await startSandbox({ businesses: 2, customers: 300 });
 		sandboxes.b = await startSandbox({ businesses: 2, customers: 6_000 });
 		sandboxes.c = await startSandbox({ businesses: 2, customers: 300 });
-		sandboxes.b.setFaults({ slow: { path: CUSTOMERS, delayMs: 500 } });
+		sandboxes.b.setFaults({ slow: { path: CUSTOMERS, delayMs: 1_000 } });
 		const prepared = await prepareN8n(sandboxes.a, [
 			{ ...sandboxCredential(sandboxes.b), id: 'BusinessCrmB', name: 'B' },
 			{ ...sandboxCredential(sandboxes.c), id: 'BusinessCrmC', name: 'C' },
@@ -146,12 +137,7 @@ describe('Business CRM Trigger on n8n 2.41.1 durable scheduler', () => {
 		await start();
 		session = await setupOwner(n8n!.url);
 		expect(n8n!.output()).toContain('Scheduler started');
-		const created = await rest<{ rawApiKey: string }>(n8n!.url, session, 'POST', '/api-keys', {
-			label: 'durable e2e',
-			scopes: ['execution:read', 'execution:list'],
-			expiresAt: null,
-		});
-		apiKey = created.rawApiKey;
+		apiKey = await createApiKey(n8n!.url, session, 'durable e2e');
 	}, TEST_TIMEOUT_MS);
 
 	afterAll(async () => {
@@ -166,8 +152,15 @@ describe('Business CRM Trigger on n8n 2.41.1 durable scheduler', () => {
 			try {
 				await scenario();
 			} catch (error) {
-				// What n8n logged (polls, backoffs, publication) says why a customer did not come.
-				(error as Error).message += `\n--- n8n (end)\n${n8n?.output().slice(-6000) ?? ''}`;
+				// What n8n logged (polls, backoffs, publication) and what B's polls asked for say why
+				// a customer did not come.
+				const logged = (earlierOutput + (n8n?.output() ?? ''))
+					.split('\n')
+					.filter((line) => /[Pp]oll|backing off|abandon|publish|Scheduler/.test(line));
+				const pages = listRequests('b').map((r) => `${r.query.offset}:${r.status}`);
+				(error as Error).message +=
+					`\n--- n8n's lines about polls\n${logged.slice(-80).join('\n')}` +
+					`\n--- B's list requests since its list changed (offset:status)\n${pages.join(' ')}`;
 				throw error;
 			}
 		},

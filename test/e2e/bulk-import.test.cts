@@ -134,7 +134,9 @@ describe('a bulk import stopped part-way and retried in a real n8n', () => {
 		);
 		const first = await executeWorkflow(folder, workflowId);
 		expect(first.success).toBe(false);
-		expect(first.run?.data.resultData.error?.message).toMatch(/^Row \d+ \(.+\): Create customer failed/);
+		expect(first.run?.data.resultData.error?.message).toMatch(
+			/^Row \d+ \(.+\): Create customer failed/,
+		);
 		expect(sandbox.customers).toHaveLength(STOPS_AFTER);
 
 		sandbox.resetFaults(); // the user fixes the cause

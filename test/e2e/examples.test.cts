@@ -10,18 +10,19 @@ import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../sandbox/server.cjs';
 import {
 	activateWorkflow,
+	createApiKey,
 	DEFAULT_N8N_VERSION,
 	e2eVersion,
 	executeWorkflow,
 	importWorkflow,
 	nodeOutput,
 	REPO_ROOT,
-	rest,
 	setupOwner,
 	startN8n,
+	workflowExecutions,
+	type ExecutionWithData,
 	type RunningN8n,
 	type UserFolder,
-	type WorkflowRun,
 } from './n8n.cjs';
 import { exampleWorkflow, prepareN8n, withNode } from './workflows.cjs';
 import {
@@ -272,17 +273,7 @@ describeOnPin('the trigger example, activated as shipped in a real n8n', () => {
 			);
 			n8n = await startN8n(folder);
 			const session = await setupOwner(n8n.url);
-			const { rawApiKey } = await rest<{ rawApiKey: string }>(
-				n8n.url,
-				session,
-				'POST',
-				'/api-keys',
-				{
-					label: 'examples e2e',
-					scopes: ['execution:read', 'execution:list'],
-					expiresAt: null,
-				},
-			);
+			const rawApiKey = await createApiKey(n8n.url, session, 'examples e2e');
 			sandbox.clearLog();
 			await activateWorkflow(n8n.url, session, workflowId);
 			// The activation reads the list and records it: a customer added before that read
@@ -292,17 +283,13 @@ describeOnPin('the trigger example, activated as shipped in a real n8n', () => {
 			}
 			const [customer] = sandbox.addCustomers(1);
 
-			type Execution = { status: string; data?: WorkflowRun['data'] };
-			let finished: Execution[] = [];
+			let finished: ExecutionWithData[] = [];
 			const deadline = Date.now() + 150_000;
 			while (finished.length === 0 && Date.now() < deadline) {
 				await new Promise((resolve) => setTimeout(resolve, 2000));
-				const response = await fetch(
-					`${n8n.url}/api/v1/executions?workflowId=${workflowId}&includeData=true`,
-					{ headers: { 'X-N8N-API-KEY': rawApiKey } },
+				finished = (await workflowExecutions(n8n.url, rawApiKey, workflowId)).filter(
+					(e) => !['new', 'running', 'waiting'].includes(e.status),
 				);
-				const { data } = (await response.json()) as { data: Execution[] };
-				finished = data.filter((e) => !['new', 'running', 'waiting'].includes(e.status));
 			}
 			expect(finished).toHaveLength(1);
 			const [execution] = finished;

@@ -1254,6 +1254,38 @@ export async function activateWorkflow(
 	}
 }
 
+/** A key for n8n's public API (`/api/v1`), which returns execution data as plain JSON. */
+export async function createApiKey(
+	url: string,
+	session: Session,
+	label: string,
+	scopes = ['execution:read', 'execution:list'],
+): Promise<string> {
+	const created = await rest<{ rawApiKey: string }>(url, session, 'POST', '/api-keys', {
+		label,
+		scopes,
+		expiresAt: null,
+	});
+	return created.rawApiKey;
+}
+
+export type ExecutionWithData = WorkflowRun & { id: string; status: string; mode: string };
+
+/** Every execution of a workflow with its data, oldest first, from the public API. */
+export async function workflowExecutions(
+	url: string,
+	apiKey: string,
+	workflowId: string,
+): Promise<ExecutionWithData[]> {
+	const response = await fetch(
+		`${url}/api/v1/executions?workflowId=${workflowId}&includeData=true&limit=250`,
+		{ headers: { 'X-N8N-API-KEY': apiKey } },
+	);
+	if (!response.ok) throw new Error(`GET /api/v1/executions: ${response.status}`);
+	const { data } = (await response.json()) as { data: ExecutionWithData[] };
+	return data.sort((a, b) => Number(a.id) - Number(b.id));
+}
+
 /** Unpublishes (deactivates) a workflow as the editor does: POST /deactivate, or on older n8n a PATCH. */
 export async function deactivateWorkflow(
 	url: string,

@@ -9,17 +9,18 @@
 import { startSandbox, type Sandbox, type SandboxCustomer } from '../sandbox/server.cjs';
 import {
 	activateWorkflow,
+	createApiKey,
 	deactivateWorkflow,
 	e2eVersion,
 	importWorkflow,
-	rest,
 	saveEdit,
 	setupOwner,
 	startN8n,
+	workflowExecutions,
+	type ExecutionWithData,
 	type RunningN8n,
 	type Session,
 	type UserFolder,
-	type WorkflowRun,
 } from './n8n.cjs';
 import { behaviourOf } from './versions.cjs';
 import { exampleWorkflow, prepareN8n, withNode } from './workflows.cjs';
@@ -34,12 +35,7 @@ const itWithMinutePolls = FAST_POLLS ? it.skip : it;
 /** Covers the slowest case: a poll a minute, two batches, each followed by two polls. */
 const TEST_TIMEOUT_MS = 600_000;
 
-interface Execution {
-	id: string;
-	status: string;
-	mode: string;
-	data?: WorkflowRun['data'];
-}
+type Execution = ExecutionWithData;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -55,15 +51,8 @@ describe('Business CRM Trigger in a real n8n', () => {
 	let twoPollsMs: number;
 
 	/** Every execution of the workflow, oldest first, once none is still running. */
-	async function executions(): Promise<Execution[]> {
-		const response = await fetch(
-			`${n8n!.url}/api/v1/executions?workflowId=${workflowId}&includeData=true&limit=250`,
-			{ headers: { 'X-N8N-API-KEY': apiKey } },
-		);
-		if (!response.ok) throw new Error(`GET /api/v1/executions: ${response.status}`);
-		const { data } = (await response.json()) as { data: Execution[] };
-		return data.sort((a, b) => Number(a.id) - Number(b.id));
-	}
+	const executions = async (): Promise<Execution[]> =>
+		await workflowExecutions(n8n!.url, apiKey, workflowId);
 
 	async function waitForExecutions(count: number): Promise<Execution[]> {
 		const deadline = Date.now() + pollEveryMs + 50_000;
@@ -135,12 +124,7 @@ describe('Business CRM Trigger in a real n8n', () => {
 		);
 		n8n = await startN8n(folder);
 		session = await setupOwner(n8n.url);
-		const created = await rest<{ rawApiKey: string }>(n8n.url, session, 'POST', '/api-keys', {
-			label: 'trigger e2e',
-			scopes: ['execution:read', 'execution:list'],
-			expiresAt: null,
-		});
-		apiKey = created.rawApiKey;
+		apiKey = await createApiKey(n8n.url, session, 'trigger e2e');
 	});
 
 	afterAll(async () => {

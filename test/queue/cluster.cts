@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 
 import {
+	createApiKey as createKey,
 	createUserFolder,
 	e2eTarget,
 	ensureN8n,
@@ -23,7 +24,8 @@ import {
 	type Session,
 	type UserFolder,
 	type WorkflowJson,
-	type WorkflowRun,
+	workflowExecutions as executionsOf,
+	type ExecutionWithData,
 } from '../e2e/n8n.cjs';
 import { startPostgres, startRedis, type PostgresServer, type RedisServer } from './services.cjs';
 
@@ -310,33 +312,18 @@ export async function deactivateWorkflow(
 	return workflow.active;
 }
 
-/** A key for n8n's public API (`/api/v1`), which returns execution data as plain JSON. */
+/** A key for n8n's public API (`/api/v1`) on the cluster's main. */
 export async function createApiKey(cluster: QueueCluster, scopes: string[]): Promise<string> {
-	const created = await rest<{ rawApiKey: string }>(
-		cluster.url,
-		cluster.session,
-		'POST',
-		'/api-keys',
-		{ label: `queue suite ${scopes.join(' ')}`, scopes, expiresAt: null },
-	);
-	return created.rawApiKey;
+	return await createKey(cluster.url, cluster.session, `queue suite ${scopes.join(' ')}`, scopes);
 }
 
-export type ExecutionWithData = WorkflowRun & { id: string; status: string; mode: string };
-
-/** Every execution of a workflow with its data, oldest first, from the public API. */
+/** Every execution of a workflow with its data, oldest first, from the main's public API. */
 export async function workflowExecutions(
 	cluster: QueueCluster,
 	apiKey: string,
 	workflowId: string,
 ): Promise<ExecutionWithData[]> {
-	const response = await fetch(
-		`${cluster.url}/api/v1/executions?workflowId=${workflowId}&includeData=true&limit=250`,
-		{ headers: { 'X-N8N-API-KEY': apiKey } },
-	);
-	if (!response.ok) throw new Error(`GET /api/v1/executions: ${response.status}`);
-	const { data } = (await response.json()) as { data: ExecutionWithData[] };
-	return data.sort((a, b) => Number(a.id) - Number(b.id));
+	return await executionsOf(cluster.url, apiKey, workflowId);
 }
 
 /** The node type as the main loaded it, from `/types/nodes.json` (what the editor reads). */

@@ -19,10 +19,9 @@ import {
 	type QueueProcess,
 	type WebhookReply,
 	workflowExecutions,
-	type ExecutionWithData,
 } from './cluster.cjs';
 import { distNodeProperties, skipExistingValues } from './features.cjs';
-import { nodeOutput, rest } from '../e2e/n8n.cjs';
+import { nodeOutput, rest, type ExecutionWithData } from '../e2e/n8n.cjs';
 import { snapshot, type RedisClient, type RedisEntry } from './redis.cjs';
 import { connectionOwner } from './sockets.cjs';
 import {
