@@ -68,6 +68,8 @@ export async function readPages(
 	let requests = 0;
 	let pagesRead = 0;
 	let stalled = 0;
+	/** Set once `until` said so: pages already asked for are read, no others. */
+	let stopping = false;
 
 	const ask = (offset: number, limit: number | undefined): Asked => {
 		requests++;
@@ -83,7 +85,7 @@ export async function readPages(
 			? MAX_PAGE_SIZE
 			: Math.min(MAX_PAGE_SIZE, wanted - read.items.length + (expected === undefined ? 0 : 1));
 	const readAhead = () => {
-		while (plan && ahead.size < inFlight - 1 && plan.next < plan.end - 1) {
+		while (plan && !stopping && ahead.size < inFlight - 1 && plan.next < plan.end - 1) {
 			const limit =
 				wanted === Infinity ? MAX_PAGE_SIZE : Math.min(MAX_PAGE_SIZE, plan.end - plan.next);
 			ahead.set(plan.next, ask(plan.next, limit));
@@ -102,7 +104,12 @@ export async function readPages(
 		for (;;) {
 			let asked = ahead.get(at);
 			if (asked) ahead.delete(at);
-			else {
+			else if (stopping && expected !== undefined) {
+				// Every page already asked for is read: the next read goes on from the last item.
+				read.end = at + 1;
+				read.unfinished = true;
+				return read;
+			} else {
 				// Pages read ahead for other offsets than this one are of no use: page after page.
 				if (ahead.size > 0) await settle();
 				asked = ask(at, paged ? nextLimit() : undefined);
@@ -170,11 +177,8 @@ export async function readPages(
 			if (expected === undefined) read.consistent = false;
 			at += step;
 			paged = true;
-			if (expected !== undefined && from.until?.()) {
-				read.end = at + 1;
-				read.unfinished = true;
-				return read;
-			}
+			// Time is up: no page is asked for any more, but those on their way are still read.
+			if (expected !== undefined && !stopping && from.until?.()) stopping = true;
 
 			if (plan && (plan.step !== step || page.total !== plan.total)) plan = undefined;
 			// A filtered read with a limit cannot know how far it must go: page after page.

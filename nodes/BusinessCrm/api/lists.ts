@@ -211,8 +211,9 @@ export interface ReadFrom {
 	/** Only items it accepts are returned and counted; every item still joins the pages. */
 	keep?: (item: IDataObject) => boolean;
 	/**
-	 * Asked after each page: true stops the read there (see ListRead.unfinished), so a read too
-	 * long for one poll can go on at the next. Only where the next page can be anchored.
+	 * Asked after each page: once true, no more pages are asked for; those already asked for are
+	 * read, and the read stops after them (see ListRead.unfinished), so a read too long for one
+	 * poll can go on at the next. Only where the next page can be anchored.
 	 */
 	until?: () => boolean;
 }
