@@ -16,7 +16,7 @@ import {
 	NO_DOMAINS_LISTED,
 	type CredentialProblem,
 } from '../../nodes/BusinessCrm/credential/credential';
-import { KEPT_MOVING } from '../../nodes/BusinessCrm/api/listReader';
+import { KEPT_MOVING, MOVED_UNDER_EVERY_READ } from '../../nodes/BusinessCrm/api/listReader';
 import { BAD_PROXY, PROXY_HELP } from '../../nodes/BusinessCrm/api/requestSettings';
 import type { Sandbox } from '../sandbox/server.cjs';
 import { listBusinesses, runNode, type CrmCredentials } from '../helpers/harness.cjs';
@@ -459,6 +459,7 @@ describe('a list that moves under a read never makes Skip Existing create a cust
 		expect(error?.message).toBe(
 			failed('Read the customer list', `${KEPT_MOVING}, 3 times in a row`),
 		);
+		expect(error?.description).toContain(`Customers ${MOVED_UNDER_EVERY_READ}`);
 		expect(deleted).toBe(3);
 		expect(requestsTo(sandbox, CREATE)).toEqual([]);
 	});

@@ -11,7 +11,13 @@ import { clock } from '../helpers/clock.cjs';
 import { TriggerHarness, type PollOutcome } from '../helpers/poll-harness.cjs';
 import { CUSTOMER_LIST } from '../../nodes/BusinessCrm/api/lists';
 import { FINGERPRINT_LENGTH, STATE_KEY } from '../../nodes/BusinessCrmTrigger/seenCustomers';
-import { READING_SHARE } from '../../nodes/BusinessCrmTrigger/BusinessCrmTrigger.node';
+import {
+	deadlineWords,
+	POLL_DEADLINE_MS,
+	pollDeadlineMs,
+	READING_SHARE,
+} from '../../nodes/BusinessCrmTrigger/BusinessCrmTrigger.node';
+import type { IPollFunctions } from 'n8n-workflow';
 
 const CUSTOMERS = CUSTOMER_LIST.url;
 /** n8n 2.41's budget for a scheduler tick at its default N8N_SCHEDULER_POLL_TIMEOUT. */
@@ -236,4 +242,57 @@ describe('durable cursors: what n8n does not commit', () => {
 		sandbox.resetFaults();
 		expect(ids(await harness.poll())).toEqual(added);
 	});
+});
+
+describe("the poll's deadline", () => {
+	const withBudget = (budget: unknown) =>
+		({ getPollBudgetMs: () => budget }) as unknown as IPollFunctions;
+
+	it.each<[string, unknown, number]>([
+		['a tick of the durable scheduler', 36_000, 36_000],
+		['a budget longer than 10 minutes', 3_600_000, POLL_DEADLINE_MS],
+		['a budget of 0', 0, POLL_DEADLINE_MS],
+		['a negative budget', -1, POLL_DEADLINE_MS],
+		['no number', '36000', POLL_DEADLINE_MS],
+		['an endless budget', Infinity, POLL_DEADLINE_MS],
+	])('%s: %p gives %i ms', (_, budget, expected) => {
+		expect(pollDeadlineMs(withBudget(budget))).toBe(expected);
+	});
+
+	it('n8n before 2.38 (no getPollBudgetMs): 10 minutes', () => {
+		expect(pollDeadlineMs({} as IPollFunctions)).toBe(POLL_DEADLINE_MS);
+	});
+
+	it.each([
+		[36_000, '36 s'],
+		[90_000, '90 s'],
+		[600_000, '10 minutes'],
+		[300_000, '5 minutes'],
+		[0, '0 s'],
+	])('%i ms is said as "%s"', (ms, words) => {
+		expect(deadlineWords(ms)).toBe(words);
+	});
+});
+
+describe('a saved read in progress that cannot be read back', () => {
+	it.each<[string, unknown]>([
+		['without the fingerprints it has seen', { first: true, restarts: 0 }],
+		['null', null],
+	])(
+		'(%s) is not taken for a whole read: the list is recorded again, nothing emitted',
+		async (_, pass) => {
+			sandbox.seedCustomers(300);
+			const harness = trigger(false);
+			expect((await harness.activate()).error).toBeUndefined();
+			const data = harness.workflow.getStaticData(
+				'node',
+				harness.workflow.getNode('Business CRM Trigger')!,
+			);
+			const state = data[STATE_KEY] as Record<string, unknown>;
+			// As if a first read had stopped at customer 10, and its progress were damaged.
+			data[STATE_KEY] = { ...state, count: 10, lastId: sandbox.customers[9].id, known: '', pass };
+			expect(ids(await harness.poll())).toEqual([]);
+			expect(kept(harness)?.known.length).toBe(300 * FINGERPRINT_LENGTH);
+		},
+	);
 });
