@@ -39,6 +39,8 @@ const POLL_TIMES = { item: [{ mode: 'custom', cronExpression: '0,10,20,30,40,50 
 export function loadTriggerType(freshProcess = false): INodeType {
 	let Trigger = BusinessCrmTrigger;
 	// What the node keeps in its process (module state) starts empty, as after a restart of n8n.
+	// Call it when a test file loads, not inside a test: Stryker counts modules loaded inside a
+	// test as covered by that test alone, and then picks the wrong tests for their mutants.
 	if (freshProcess) {
 		jest.isolateModules(() => {
 			/* eslint-disable @typescript-eslint/no-require-imports */
@@ -108,7 +110,7 @@ export class TriggerHarness {
 		readonly parameters: INodeParameters = {},
 		staticData: IDataObject = {},
 		readonly workflowId = `trigger-workflow-${++harnesses}`,
-		freshProcess = false,
+		nodeType: INodeType = loadTriggerType(),
 	) {
 		const saved = { pollTimes: POLL_TIMES, event: 'newCustomer', ...parameters };
 		this.node = {
@@ -122,7 +124,7 @@ export class TriggerHarness {
 			nodes: [this.node],
 			connections: {},
 			active: true,
-			nodeTypes: onlyType(loadTriggerType(freshProcess)),
+			nodeTypes: onlyType(nodeType),
 			staticData,
 			settings: { executionOrder: 'v1' },
 		});
@@ -214,18 +216,19 @@ export class TriggerHarness {
 
 	/**
 	 * The same workflow after n8n stopped and started: static data through JSON, a new context;
-	 * with other credentials or parameters when they were edited meanwhile. With `newProcess`, the
-	 * node's module is loaded afresh too, so what it kept in the process is gone.
+	 * with other credentials or parameters when they were edited meanwhile. With `freshNode` (a
+	 * loadTriggerType(true) made when the test file loaded), what the node kept in its process is
+	 * gone too.
 	 */
 	restarted(
 		credentials = this.credentials,
 		parameters = this.parameters,
-		{ newProcess = false } = {},
+		{ freshNode }: { freshNode?: INodeType } = {},
 	): TriggerHarness {
 		const saved = JSON.parse(
 			JSON.stringify(this.durableCursors ? this.committed : this.workflow.staticData),
 		) as IDataObject;
-		const next = new TriggerHarness(credentials, parameters, saved, this.workflowId, newProcess);
+		const next = new TriggerHarness(credentials, parameters, saved, this.workflowId, freshNode);
 		next.durableCursors = this.durableCursors;
 		next.pollBudgetMs = this.pollBudgetMs;
 		return next;

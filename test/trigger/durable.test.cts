@@ -8,7 +8,7 @@
 import type { Sandbox } from '../sandbox/server.cjs';
 import { credentialsFor, requestsTo, useSandbox } from '../helpers/fixtures.cjs';
 import { clock } from '../helpers/clock.cjs';
-import { TriggerHarness, type PollOutcome } from '../helpers/poll-harness.cjs';
+import { loadTriggerType, TriggerHarness, type PollOutcome } from '../helpers/poll-harness.cjs';
 import { CUSTOMER_LIST } from '../../nodes/BusinessCrm/api/lists';
 import { FINGERPRINT_LENGTH, STATE_KEY } from '../../nodes/BusinessCrmTrigger/seenCustomers';
 import {
@@ -191,6 +191,9 @@ describe('durable cursors: what n8n does not commit', () => {
 		expect(ids(await harness.poll())).toEqual([]);
 	});
 
+	// A fresh copy of the node's modules for each restart, loaded with this file (see loadTriggerType).
+	const restartedProcesses = [loadTriggerType(true), loadTriggerType(true)];
+
 	it.each([
 		['nothing new at the first scheduled poll', 0],
 		['a customer at the first scheduled poll', 1],
@@ -203,7 +206,9 @@ describe('durable cursors: what n8n does not commit', () => {
 			const first = sandbox.addCustomers(atFirstPoll).map((customer) => customer.id);
 			expect(ids(await harness.poll())).toEqual(first);
 			// What the process kept is gone; only what n8n committed remains.
-			const restarted = harness.restarted(undefined, undefined, { newProcess: true });
+			const restarted = harness.restarted(undefined, undefined, {
+				freshNode: restartedProcesses[atFirstPoll],
+			});
 			expect(stateOf(restarted.committedStaticData())?.known.length).toBe(
 				(500 + atFirstPoll) * FINGERPRINT_LENGTH,
 			);
