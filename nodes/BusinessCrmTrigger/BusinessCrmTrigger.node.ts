@@ -55,9 +55,10 @@ export function pollDeadlineMs(ctx: IPollFunctions): number {
  */
 export const READING_SHARE = 0.5;
 
-/** "10 minutes", "36 s". */
+/** "10 minutes", "1 minute", "36 s". */
 export function deadlineWords(ms: number): string {
-	return ms >= 60_000 && ms % 60_000 === 0 ? `${ms / 60_000} minutes` : seconds(ms);
+	if (ms < 60_000 || ms % 60_000 !== 0) return seconds(ms);
+	return ms === 60_000 ? '1 minute' : `${ms / 60_000} minutes`;
 }
 
 /** Why a poll that passed POLL_DEADLINE_MS emitted nothing. */

@@ -272,6 +272,8 @@ describe("the poll's deadline", () => {
 		[36_000, '36 s'],
 		[90_000, '90 s'],
 		[600_000, '10 minutes'],
+		[60_000, '1 minute'],
+		[120_000, '2 minutes'],
 		[300_000, '5 minutes'],
 		[0, '0 s'],
 	])('%i ms is said as "%s"', (ms, words) => {
