@@ -67,7 +67,7 @@ async function readOn(
 	until: (() => boolean) | undefined,
 ): Promise<{ state: SeenCustomers; added: IDataObject[] }> {
 	const pass = { ...state.pass };
-	const seen = knownSet({ ...state, known: pass.seen });
+	const seen = knownSet(pass.seen);
 	let prints = state.known;
 	let at: Position = { count: state.count, lastId: state.lastId };
 	const added: IDataObject[] = [];
@@ -143,42 +143,36 @@ export async function newCustomers(
 	const state: SeenCustomers = remembered.state
 		? { ...remembered.state, source }
 		: { source, count: 0, known: '', pass: { first: true, seen: '', restarts: 0 } };
-	const known = knownSet(state);
-	let next: SeenCustomers;
+	const known = knownSet(state.known);
+	let next: SeenCustomers = state;
 	let added: IDataObject[] = [];
-	const tail =
-		state.pass === undefined && state.count > 0 && state.lastId !== undefined
-			? await readCustomersSteady(ctx, state.count - 1, state.lastId, until)
-			: undefined;
-	if (state.pass !== undefined) {
-		({ state: next, added } = await readOn(
-			ctx,
-			{ ...state, pass: state.pass },
-			known,
-			businessId,
-			until,
-		));
-	} else if (tail?.anchored) {
-		// The known part of the list, before the tail: one page of it per poll.
-		const before = state.count - 1;
-		const swept = before > 0 ? await sweepPage(ctx, source, before) : { ids: [], items: [] };
-		const inside = unknownOf(swept, known);
-		const found = unknownOf(tail, known);
-		added = [...inside.added, ...found.added];
-		const prints = state.known + inside.prints + found.prints;
-		next = tail.consistent
-			? { source, count: tail.end, lastId: tail.ids.at(-1), known: prints }
-			: { ...state, known: prints };
-	} else {
-		const pass = { first: false, seen: '', restarts: 0 };
-		({ state: next, added } = await readOn(
-			ctx,
-			{ source, count: 0, known: state.known, pass },
-			known,
-			businessId,
-			until,
-		));
+	let whole = state.pass && { ...state, pass: state.pass };
+	if (!whole) {
+		const tail =
+			state.count > 0 && state.lastId !== undefined
+				? await readCustomersSteady(ctx, state.count - 1, state.lastId, until)
+				: undefined;
+		if (tail?.anchored) {
+			// The known part of the list, before the tail: one page of it per poll.
+			const before = state.count - 1;
+			const swept = before > 0 ? await sweepPage(ctx, source, before) : { ids: [], items: [] };
+			const inside = unknownOf(swept, known);
+			const found = unknownOf(tail, known);
+			added = [...inside.added, ...found.added];
+			const prints = state.known + inside.prints + found.prints;
+			next = tail.consistent
+				? { source, count: tail.end, lastId: tail.ids.at(-1), known: prints }
+				: { ...state, known: prints };
+		} else {
+			whole = {
+				source,
+				count: 0,
+				known: state.known,
+				pass: { first: false, seen: '', restarts: 0 },
+			};
+		}
 	}
+	if (whole) ({ state: next, added } = await readOn(ctx, whole, known, businessId, until));
 	const emitted = businessId === undefined ? added : onlyOfBusiness(ctx, added, businessId);
 	// A state kept only in the process is written even unchanged, so that n8n saves it.
 	if (!remembered.saved || JSON.stringify(next) !== JSON.stringify(remembered.state)) {

@@ -64,18 +64,22 @@ function sourcesOf(credentials: ICredentialDataDecryptedObject): {
 	};
 }
 
-/** The fingerprints stored in `known`, to look ids up in. */
-export function knownSet(state: SeenCustomers): Set<string> {
+/** The fingerprints of a string of them (`known`, or a whole read's `seen`), to look ids up in. */
+export function knownSet(prints: string): Set<string> {
 	const set = new Set<string>();
-	for (let at = 0; at < state.known.length; at += FINGERPRINT_LENGTH) {
-		set.add(state.known.slice(at, at + FINGERPRINT_LENGTH));
+	for (let at = 0; at < prints.length; at += FINGERPRINT_LENGTH) {
+		set.add(prints.slice(at, at + FINGERPRINT_LENGTH));
 	}
 	return set;
 }
 
-/** An activated trigger, across polls and their contexts: its workflow and node. */
-export function triggerKey(ctx: IPollFunctions): string {
-	return `${ctx.getWorkflow().id ?? ''}\n${ctx.getNode().id}`;
+/**
+ * An activated trigger, across polls and their contexts: its workflow and node; with `list`, that
+ * trigger's memory of one list (what the process keeps per list: the sweep, the unsaved state).
+ */
+export function triggerKey(ctx: IPollFunctions, list?: string): string {
+	const trigger = `${ctx.getWorkflow().id ?? ''}\n${ctx.getNode().id}`;
+	return list === undefined ? trigger : `${trigger}\n${list}`;
 }
 
 /** The remembered state of this trigger and the fingerprint of the list it is for. */
@@ -105,13 +109,12 @@ const unsaved = new Map<string, SeenCustomers>();
  */
 export async function loadState(ctx: IPollFunctions): Promise<Remembered> {
 	const { source, legacy } = sourcesOf(await ctx.getCredentials(CREDENTIAL_TYPE));
-	const key = `${triggerKey(ctx)}\n${source}`;
 	const state = savedState(ctx, source, legacy);
 	if (state !== undefined) {
-		unsaved.delete(key);
+		unsaved.delete(triggerKey(ctx, source));
 		return { source, state, saved: true };
 	}
-	return { source, state: unsaved.get(key), saved: false };
+	return { source, state: unsaved.get(triggerKey(ctx, source)), saved: false };
 }
 
 function savedState(
@@ -131,24 +134,18 @@ function savedState(
 	) {
 		return undefined;
 	}
-	const pass = saved.pass as Partial<WholeRead> | null | undefined;
-	// A half-done read whose progress cannot be read back would pass for a whole one.
-	if (pass !== undefined && typeof pass?.seen !== 'string') return undefined;
-	return {
+	const state: SeenCustomers = {
 		source,
 		count: saved.count,
 		lastId: typeof saved.lastId === 'string' ? saved.lastId : undefined,
 		known: saved.known,
-		...(pass
-			? {
-					pass: {
-						first: pass.first === true,
-						seen: pass.seen as string,
-						restarts: typeof pass.restarts === 'number' ? pass.restarts : 0,
-					},
-				}
-			: {}),
 	};
+	const pass = saved.pass as Partial<WholeRead> | null | undefined;
+	if (pass === undefined) return state;
+	// A half-done read whose progress cannot be read back would pass for a whole one.
+	if (typeof pass?.seen !== 'string') return undefined;
+	const restarts = typeof pass.restarts === 'number' ? pass.restarts : 0;
+	return { ...state, pass: { first: pass.first === true, seen: pass.seen, restarts } };
 }
 
 /**
@@ -170,5 +167,5 @@ export function saveState(
 		known: state.known,
 		...(state.pass === undefined ? {} : { pass: state.pass }),
 	};
-	if (!from.saved && !emitting) unsaved.set(`${triggerKey(ctx)}\n${from.source}`, state);
+	if (!from.saved && !emitting) unsaved.set(triggerKey(ctx, from.source), state);
 }

@@ -25,7 +25,7 @@ export async function sweepPage(
 	list: string,
 	known: number,
 ): Promise<Pick<CustomerRead, 'ids' | 'items'>> {
-	const trigger = `${triggerKey(ctx)}\n${list}`;
+	const trigger = triggerKey(ctx, list);
 	const saved = positions.get(trigger) ?? 0;
 	const offset = saved < known ? saved : 0;
 	const page = await readCustomerPage(ctx, offset);
