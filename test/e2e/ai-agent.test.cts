@@ -24,6 +24,7 @@ import {
 	type UserFolder,
 	type WorkflowJson,
 	type WorkflowRun,
+	whyFailed,
 } from './n8n.cjs';
 import { exampleWorkflow, prepareN8n } from './workflows.cjs';
 import { skipMark } from '../helpers/skip-mark.cjs';
@@ -122,10 +123,9 @@ describeOnPin('the Business CRM node as an AI Agent tool in a real n8n', () => {
 		seen.modelRequests.push(
 			...model.requests.map((request) => JSON.stringify(request.headers) + request.raw),
 		);
-		if (!result.success || result.run === undefined) {
-			throw new Error(
-				`the execution failed: ${result.run?.data.resultData.error?.message ?? `n8n exited with ${result.exitCode}`}\n${model.failures.join('\n')}\n${result.stderr.slice(-3000)}`,
-			);
+		const why = whyFailed(result);
+		if (why !== undefined || result.run === undefined) {
+			throw new Error(`the execution failed: ${why}\n--- model\n${model.failures.join('\n')}`);
 		}
 		expect(model.failures).toEqual([]);
 		expect(model.unscripted).toBe(0);

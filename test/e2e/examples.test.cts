@@ -20,6 +20,7 @@ import {
 	setupOwner,
 	startN8n,
 	workflowExecutions,
+	whyFailed,
 	type ExecutionWithData,
 	type RunningN8n,
 	type UserFolder,
@@ -62,12 +63,8 @@ describeOnPin('the example workflows, run as shipped in a real n8n', () => {
 	 */
 	const runExample = async (file: string, workflow = exampleWorkflow(file)) => {
 		const result = await executeWorkflow(folder, await importWorkflow(folder, workflow));
-		const error = result.run?.data.resultData.error;
-		if (!result.success || result.run === undefined) {
-			throw new Error(
-				`${file} failed: ${error?.message ?? `n8n exited with ${result.exitCode}`}\n${result.stderr.slice(-3000)}`,
-			);
-		}
+		const why = whyFailed(result);
+		if (why !== undefined || result.run === undefined) throw new Error(`${file} failed: ${why}`);
 		return result.run;
 	};
 
