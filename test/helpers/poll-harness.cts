@@ -104,6 +104,8 @@ export class TriggerHarness {
 	/** What abandoned polls emitted, which n8n dropped. */
 	readonly dropped: IDataObject[] = [];
 	private committed: IDataObject;
+	/** How the workflow was activated; each poll's context says the same, as in n8n. */
+	private activation: WorkflowActivateMode = 'activate';
 
 	constructor(
 		readonly credentials: CrmCredentials,
@@ -136,8 +138,6 @@ export class TriggerHarness {
 		this.newContext();
 		return await this.run(true);
 	}
-
-	private activation: WorkflowActivateMode = 'activate';
 
 	private newContext(): void {
 		this.context = new PollContext(
