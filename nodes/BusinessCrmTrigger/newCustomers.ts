@@ -111,6 +111,7 @@ async function readOn(
 				SOURCE,
 				`${KEPT_MOVING}, ${MAX_READS} times in a row`,
 				`Customers ${MOVED_UNDER_EVERY_READ}`,
+				'unavailable',
 			);
 		}
 		// A later read is made again by the next poll, as it always was; a first read at once.

@@ -78,17 +78,19 @@ describe('A request that gets no answer in time', () => {
 });
 
 describe('each network error code has its own words', () => {
-	it.each<[string, string, string, boolean]>([
-		['EHOSTUNREACH', UNREACHABLE, NETWORK_HELP, false],
-		['ENETUNREACH', UNREACHABLE, NETWORK_HELP, false],
-		['ETIMEDOUT', NO_ANSWER_IN_TIME, TIMEOUT_HELP, true],
-		['EAI_AGAIN', UNRESOLVED, UNRESOLVED_HELP, false],
-		['EPIPE', DROPPED, DROPPED_HELP, true],
-	])('%s: %s', (code, message, description, mayHaveReachedApi) => {
-		expect(describeFailure(failed(code), inOperation)).toEqual({
+	// Only a mistyped host is the setup's to fix; an unreachable network may come back.
+	it.each<[string, string, string, boolean, boolean]>([
+		['EHOSTUNREACH', UNREACHABLE, NETWORK_HELP, false, false],
+		['ENETUNREACH', UNREACHABLE, NETWORK_HELP, false, false],
+		['ETIMEDOUT', NO_ANSWER_IN_TIME, TIMEOUT_HELP, true, false],
+		['EAI_AGAIN', UNRESOLVED, UNRESOLVED_HELP, false, true],
+		['EPIPE', DROPPED, DROPPED_HELP, true, false],
+	])('%s: %s', (code, message, description, mayHaveReachedApi, setup) => {
+		expect(describeFailure(failed(code), inOperation)).toStrictEqual({
 			message,
 			description,
 			mayHaveReachedApi,
+			...(setup ? { setup: true } : {}),
 		});
 	});
 
@@ -124,6 +126,7 @@ describe('named certificate problems', () => {
 				message: `${CERTIFICATE_REFUSED}: ${words} (${code})`,
 				description: CERTIFICATE_HELP,
 				mayHaveReachedApi: false,
+				setup: true,
 			});
 		}
 	});
@@ -144,6 +147,7 @@ describe('a refusal by n8n itself: nothing reached the API', () => {
 				message: 'n8n blocked it: iP 10.0.0.1 is blocked',
 				description: SSRF_HELP,
 				mayHaveReachedApi: false,
+				setup: true,
 			});
 		},
 	);
@@ -154,6 +158,7 @@ describe('a refusal by n8n itself: nothing reached the API', () => {
 			message: NOT_ALLOWED_DOMAIN,
 			description: `n8n says: Domain not allowed: x. ${ALLOW_DOMAIN_HELP}`,
 			mayHaveReachedApi: false,
+			setup: true,
 		});
 	});
 });
@@ -181,6 +186,7 @@ describe('a server that does not speak TLS where https:// was used: nothing reac
 			message: `${TLS_FAILED} (${named})`,
 			description: PLAIN_HTTP_HELP,
 			mayHaveReachedApi: false,
+			setup: true,
 		});
 	});
 
@@ -189,6 +195,7 @@ describe('a server that does not speak TLS where https:// was used: nothing reac
 			message: NO_HTTPS,
 			description: NO_HTTPS_HELP,
 			mayHaveReachedApi: false,
+			setup: true,
 		});
 	});
 });

@@ -31,6 +31,7 @@ import {
 	type ScriptedApi,
 } from '../helpers/scripted-api.cjs';
 import { SERVER_ERROR_HINT, STATUS_HINTS } from '../../nodes/BusinessCrm/errors/errors';
+import type { ErrorType } from '../../nodes/BusinessCrm/errors/errorTypes';
 import {
 	CERTIFICATE_HELP,
 	CERTIFICATE_REFUSED,
@@ -88,12 +89,10 @@ const RATE_LIMITED = '"Too Many Requests: Rate limit exceeded"';
 const gaveUp = (asked: string, spent: string, raise = 'Raise Max Retries', page = false) =>
 	`${RATE_LIMIT_HIT} ${asked}. Gave up after ${spent}. ${raise} ${UNDER_OPTIONS}${page ? '.' : `, ${OR_BATCHING}`}`;
 
-/**
- * The json of a Continue On Fail error item: the message, then the advice, under `error` alone
- * (n8n keeps only an item's `error` text when it routes or shows error items).
- */
-const errorJson = (message: string, description: string) => ({
+/** The json of a Continue On Fail error item: the message, then the advice, and its kind. */
+const errorJson = (message: string, description: string, errorType: ErrorType) => ({
 	error: `${message}. ${description}`,
+	errorType,
 });
 
 type NodeError = NonNullable<RunResult['error']> & { httpCode?: string | null };
@@ -870,6 +869,7 @@ describe('Resilience', () => {
 					json: errorJson(
 						`Row 2 (Grace Test): ${answered('Create customer', 404, '"Not Found: Business biz_nowhere not found"')}`,
 						'The API did not find business "biz_nowhere" (or the endpoint). Check the business ID, or pick the business from the list.',
+						'notFound',
 					),
 					pairedItem: { item: 1 },
 				},
@@ -885,7 +885,7 @@ describe('Resilience', () => {
 				{ items: [{}, {}], onError: 'continueRegularOutput', baseUrl: `http://127.0.0.1:${port}` },
 			);
 			expect(error).toBeUndefined();
-			const refused = errorJson(failed('Get many customers', REFUSED), REFUSED_HELP);
+			const refused = errorJson(failed('Get many customers', REFUSED), REFUSED_HELP, 'unavailable');
 			expect(items).toEqual([
 				{ json: refused, pairedItem: { item: 0 } },
 				{ json: refused, pairedItem: { item: 1 } },
@@ -893,22 +893,30 @@ describe('Resilience', () => {
 		});
 
 		it('timeout, non-JSON and empty body each give an error item with the error text', async () => {
-			const cases: Array<[Faults, INodeParameters, string, string]> = [
+			const cases: Array<[Faults, INodeParameters, string, string, ErrorType]> = [
 				[
 					{ slow: { delayMs: 600 } },
 					{ requestOptions: { timeout: 300 } },
 					failed('Get business', 'no answer within 0.3 s'),
 					TIMEOUT_HELP,
+					'unavailable',
 				],
-				[{ notJson: {} }, {}, answered('Get business', 200, NOT_JSON_REPLY), NOT_JSON_HELP],
+				[
+					{ notJson: {} },
+					{},
+					answered('Get business', 200, NOT_JSON_REPLY),
+					NOT_JSON_HELP,
+					'configuration',
+				],
 				[
 					{ emptyBody: {} },
 					{},
 					answered('Get business', 200, EMPTY_REPLY),
 					`${EXPECTED_JSON} ${NOT_A_WEBSITE}`,
+					'configuration',
 				],
 			];
-			for (const [faults, extra, message, description] of cases) {
+			for (const [faults, extra, message, description, type] of cases) {
 				sandbox.setFaults(faults);
 				const { items, error } = await run(
 					{
@@ -920,7 +928,9 @@ describe('Resilience', () => {
 					{ onError: 'continueRegularOutput' },
 				);
 				expect(error).toBeUndefined();
-				expect(items).toEqual([{ json: errorJson(message, description), pairedItem: { item: 0 } }]);
+				expect(items).toEqual([
+					{ json: errorJson(message, description, type), pairedItem: { item: 0 } },
+				]);
 			}
 		});
 	});

@@ -309,8 +309,8 @@ describe('the credential is checked before anything is sent', () => {
 		);
 		expect(error).toBeUndefined();
 		const message = `The Base URL ${IN_CREDENTIAL} "ftp://127.0.0.1:${sandbox.port}" does not start with http:// or https://.${EXAMPLE}`;
-		// A Continue On Fail error item: the message, then the advice, under `error` alone.
-		const json = { error: `${message}. ${BASE_URL_FIX}` };
+		// A Continue On Fail error item: the message, then the advice; only a person can fix it.
+		const json = { error: `${message}. ${BASE_URL_FIX}`, errorType: 'configuration' };
 		expect(items).toEqual([
 			{ json, pairedItem: { item: 0 } },
 			{ json, pairedItem: { item: 1 } },

@@ -39,6 +39,8 @@ import { BusinessCrmApi } from '../../credentials/BusinessCrmApi.credentials';
 import { BusinessCrm } from '../../nodes/BusinessCrm/BusinessCrm.node';
 
 export const NODE_TYPE = 'n8n-nodes-business-crm.businessCrm';
+/** The type n8n gives the node's tool variant (usableAsTool). */
+export const TOOL_TYPE = `${NODE_TYPE}Tool`;
 export const NODE_NAME = 'Business CRM';
 const INPUT_NODE = 'Input';
 const INPUT_TYPE = 'test.input';
@@ -61,6 +63,11 @@ export interface RunOptions {
 	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
 	/** n8n's node settings Retry On Fail, Max Tries and Wait Between Tries (ms). */
 	retryOnFail?: { maxTries: number; waitBetweenTries: number };
+	/**
+	 * Run the node's tool variant, as an AI Agent or the MCP Server Trigger does. $fromAI reads
+	 * its arguments from the input item here, as n8n's data proxy does before the node has run.
+	 */
+	asTool?: boolean;
 }
 
 export interface RunResult {
@@ -127,7 +134,11 @@ function inputNodeType(items: IDataObject[]): INodeType {
 }
 
 function nodeTypesFor(crm: INodeType, input: INodeType): INodeTypes {
-	const types: Record<string, INodeType> = { [NODE_TYPE]: crm, [INPUT_TYPE]: input };
+	const types: Record<string, INodeType> = {
+		[NODE_TYPE]: crm,
+		[TOOL_TYPE]: crm,
+		[INPUT_TYPE]: input,
+	};
 	return {
 		getByName: (name: string) => types[name] as INodeType | IVersionedNodeType,
 		getByNameAndVersion: (name: string) => types[name],
@@ -252,9 +263,10 @@ function crmNode(
 	name = NODE_NAME,
 	credentialId = 'cred-1',
 	retryOnFail?: RunOptions['retryOnFail'],
+	type = NODE_TYPE,
 ): INode {
 	return {
-		...savedNode(name, NODE_TYPE, parameters, name === NODE_NAME ? 'crm-node' : `node-${name}`),
+		...savedNode(name, type, parameters, name === NODE_NAME ? 'crm-node' : `node-${name}`),
 		position: [200, 0],
 		credentials: credentialOf(credentialId),
 		...(onError ? { onError } : {}),
@@ -270,7 +282,14 @@ function inputNode(): INode {
 function workflowFor(options: RunOptions, nodeType = loadNodeType()): Workflow {
 	const nodes: INode[] = [
 		inputNode(),
-		crmNode(options.parameters, options.onError, NODE_NAME, 'cred-1', options.retryOnFail),
+		crmNode(
+			options.parameters,
+			options.onError,
+			NODE_NAME,
+			'cred-1',
+			options.retryOnFail,
+			options.asTool ? TOOL_TYPE : NODE_TYPE,
+		),
 	];
 	return new Workflow({
 		id: 'test-workflow',

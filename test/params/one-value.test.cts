@@ -32,6 +32,7 @@ describe('one value where one value is expected', () => {
 	/** The json of a Continue On Fail error item. */
 	const failed = (message: string, description: string) => ({
 		error: `${message}. ${description}`,
+		errorType: 'invalidInput',
 	});
 
 	describe('a list is refused in words that say it is a list, and nothing is sent', () => {

@@ -49,6 +49,7 @@ async function ask(
 			`No business ${id} in this organization`,
 			`${where} ${UNKNOWN_BUSINESS_HELP}`,
 			itemIndex,
+			{ type: 'notFound' },
 		);
 	}
 }

@@ -6,6 +6,8 @@ export interface Failure {
 	description: string;
 	/** False when nothing can have reached the API (refused, unresolvable, blocked by n8n). */
 	mayHaveReachedApi: boolean;
+	/** True when only a change of setup (Base URL, certificate, allowed hosts) can help. */
+	setup?: true;
 }
 
 /** Where a request went, for the advice: timeouts can be raised only in the node's options. */
@@ -71,6 +73,7 @@ function n8nRefusal(error: unknown): Failure | undefined {
 				message: `n8n blocked it: ${text.charAt(0).toLowerCase()}${text.slice(1)}`,
 				description: SSRF_HELP,
 				mayHaveReachedApi: false,
+				setup: true,
 			};
 		}
 		if (text.startsWith('Domain not allowed')) {
@@ -78,6 +81,7 @@ function n8nRefusal(error: unknown): Failure | undefined {
 				message: NOT_ALLOWED_DOMAIN,
 				description: `n8n says: ${text}. ${ALLOW_DOMAIN_HELP}`,
 				mayHaveReachedApi: false,
+				setup: true,
 			};
 		}
 	}
@@ -136,20 +140,17 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
 			message: `${CERTIFICATE_REFUSED}: ${certificate} (${code})`,
 			description: context.hasRequestOptions ? CERTIFICATE_HELP : CERTIFICATE_HELP_BY_ID,
 			mayHaveReachedApi: false,
+			setup: true,
 		};
 	}
 	if (notTls(error, code)) {
-		return context.schemeAssumed
-			? {
-					message: NO_HTTPS,
-					description: NO_HTTPS_HELP,
-					mayHaveReachedApi: false,
-				}
-			: {
-					message: `${TLS_FAILED} (${code ?? 'wrong version number'})`,
-					description: PLAIN_HTTP_HELP,
-					mayHaveReachedApi: false,
-				};
+		const assumed = context.schemeAssumed === true;
+		return {
+			message: assumed ? NO_HTTPS : `${TLS_FAILED} (${code ?? 'wrong version number'})`,
+			description: assumed ? NO_HTTPS_HELP : PLAIN_HTTP_HELP,
+			mayHaveReachedApi: false,
+			setup: true,
+		};
 	}
 	switch (code) {
 		case 'ECONNABORTED':
@@ -175,6 +176,7 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
 				message: UNRESOLVED,
 				description: UNRESOLVED_HELP,
 				mayHaveReachedApi: false,
+				setup: true,
 			};
 		case 'EHOSTUNREACH':
 		case 'ENETUNREACH':

@@ -241,6 +241,7 @@ export async function readWhole(
 				source,
 				`${KEPT_MOVING}, ${MAX_READS} times in a row`,
 				`${source.noun.charAt(0).toUpperCase()}${source.noun.slice(1)} ${MOVED_UNDER_EVERY_READ}`,
+				'unavailable',
 			);
 		}
 	}

@@ -2,6 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { Context } from '../context';
 import { transportError } from '../errors/errors';
+import type { ErrorType } from '../errors/errorTypes';
 import { MAX_PARALLEL_REQUESTS } from './pacing';
 import { extractList, recordId } from './replyShapes';
 import type { RetryPolicy } from './retries';
@@ -88,12 +89,16 @@ export interface Page {
 	applied: number;
 }
 
-/** An error that stopped a read of `source`, with what did not happen because of it. */
+/**
+ * An error that stopped a read of `source`, with what did not happen because of it. Mostly a
+ * reply the node cannot read; a list that would not hold still is 'unavailable': later may work.
+ */
 export async function failedRead(
 	ctx: Context,
 	source: ListSource,
 	message: string,
 	description: string,
+	type: ErrorType = 'unexpectedReply',
 ) {
 	return transportError(
 		ctx,
@@ -101,6 +106,8 @@ export async function failedRead(
 		`${description}${source.afterwards ? ` ${source.afterwards}` : ''}`,
 		await credentialSecrets(ctx, source.itemIndex),
 		source.itemIndex,
+		'maybe',
+		type,
 	);
 }
 

@@ -1,7 +1,8 @@
 /** A reply as the node reads it: its body parsed, and whether the node can use it. */
 import { jsonParse } from 'n8n-workflow';
 import type { CheckedCredential } from '../credential/credential';
-import { API_ANSWERED, type Reached } from '../errors/errors';
+import { API_ANSWERED } from '../errors/errors';
+import type { ErrorType, Reached } from '../errors/errorTypes';
 import { excerpt, type ApiReply } from '../errors/redaction';
 import { describeRedirect } from './failures';
 // Types only: transport.ts imports this file's functions, not the other way round.
@@ -50,27 +51,39 @@ export function usableReply(
 	body: Body,
 	request: Pick<ApiRequest, 'url' | 'emptyBodyIsSuccess' | 'acceptedOutcome'>,
 	{ baseUrl, secrets }: CheckedCredential,
-	fail: (message: string, description: string, reached?: Reached) => Error,
+	fail: (message: string, description: string, reached?: Reached, cause?: ErrorType) => Error,
 	uncertain: string,
 ): ApiReply {
 	const status = reply.statusCode;
 	if (status < 200 || status >= 300) {
 		const path = request.url;
 		const redirect = describeRedirect(status, reply.headers.location, baseUrl + path, path);
-		if (redirect) throw fail(redirect.message, redirect.description + uncertain);
-		throw fail(`${API_ANSWERED} with HTTP ${status}`, `${NOT_2XX_HELP}${uncertain}`);
+		// The Base URL points at something that is not the API: only a change of setup helps.
+		if (redirect) {
+			throw fail(redirect.message, redirect.description + uncertain, 'maybe', 'configuration');
+		}
+		throw fail(
+			`${API_ANSWERED} with HTTP ${status}`,
+			`${NOT_2XX_HELP}${uncertain}`,
+			'maybe',
+			'configuration',
+		);
 	}
 	if (!body.json && body.text === '') {
 		if (request.emptyBodyIsSuccess) return reply;
 		throw fail(
 			`${API_ANSWERED} ${status} ${EMPTY_REPLY}`,
 			`${EXPECTED_JSON} ${NOT_A_WEBSITE}${uncertain}`,
+			'maybe',
+			'configuration',
 		);
 	}
 	if (!body.json) {
 		throw fail(
 			`${API_ANSWERED} ${status} ${NOT_JSON_REPLY}`,
 			`Expected JSON but got ${describeText(reply.body as string, reply.headers, secrets)}. ${NOT_A_WEBSITE}${uncertain}`,
+			'maybe',
+			'configuration',
 		);
 	}
 	if (reply.body === null || typeof reply.body !== 'object') {
@@ -78,6 +91,7 @@ export function usableReply(
 			`${API_ANSWERED} ${status} with JSON that is ${jsonKind(reply.body)}, not an object or a list`,
 			`Expected a JSON object or list, but the reply was ${excerpt(JSON.stringify(reply.body), secrets)}. ${request.acceptedOutcome ?? `${POINTS_AT_API}${uncertain}`}`,
 			request.acceptedOutcome ? 'yes' : 'maybe',
+			'unexpectedReply',
 		);
 	}
 	return reply;

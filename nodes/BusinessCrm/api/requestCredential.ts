@@ -5,7 +5,7 @@ import {
 	CREDENTIAL_TYPE,
 	type CheckedCredential,
 } from '../credential/credential';
-import { inputError } from '../errors/errors';
+import { inputError, SETUP } from '../errors/errors';
 
 /**
  * Reads and checks the credential before anything is sent. A Base URL the node cannot use, or a
@@ -13,7 +13,7 @@ import { inputError } from '../errors/errors';
  */
 async function readCredential(ctx: Context, itemIndex?: number): Promise<CheckedCredential> {
 	const checked = checkCredential(await ctx.getCredentials(CREDENTIAL_TYPE));
-	if ('problem' in checked) throw inputError(ctx, checked.problem, checked.fix, itemIndex);
+	if ('problem' in checked) throw inputError(ctx, checked.problem, checked.fix, itemIndex, SETUP);
 	return checked;
 }
 

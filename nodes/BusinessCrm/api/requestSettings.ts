@@ -5,7 +5,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 import type { Context } from '../context';
-import { inputError } from '../errors/errors';
+import { inputError, SETUP } from '../errors/errors';
 
 /** What every request of a context is sent with, whoever asks for it. */
 export interface RequestSettings {
@@ -41,7 +41,7 @@ function proxyOf(ctx: IExecuteSingleFunctions, text: string, itemIndex?: number)
 	}
 	const port = Number(url?.port);
 	if (!url || url.hostname === '' || !Number.isInteger(port) || port <= 0) {
-		throw inputError(ctx, BAD_PROXY, PROXY_HELP, itemIndex);
+		throw inputError(ctx, BAD_PROXY, PROXY_HELP, itemIndex, SETUP);
 	}
 	return {
 		host: url.hostname,

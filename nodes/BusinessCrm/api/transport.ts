@@ -6,13 +6,8 @@
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 import type { Context } from '../context';
 import type { CheckedCredential } from '../credential/credential';
-import {
-	httpError,
-	RequestWithdrawn,
-	SERVER_ERROR_HINT,
-	transportError,
-	type Reached,
-} from '../errors/errors';
+import { httpError, RequestWithdrawn, SERVER_ERROR_HINT, transportError } from '../errors/errors';
+import { typed, typeOfFailure, type ErrorType, type Reached } from '../errors/errorTypes';
 import { withoutSecrets, type ApiReply } from '../errors/redaction';
 import { clock, deadline } from './clock';
 import { describeFailure, errorCode } from './failures';
@@ -196,8 +191,18 @@ async function sendWithRetries(
 		if (status < 500 || !uncertain) return hint;
 		return `${hint ?? SERVER_ERROR_HINT}${uncertain}`;
 	};
-	const fail = (message: string, description: string, reached: Reached = 'maybe') =>
-		transportError(ctx, `${what} failed: ${message}`, description, secrets, itemIndex, reached);
+	const fail = (message: string, text: string, reached: Reached = 'maybe', cause?: ErrorType) => {
+		const type = typeOfFailure(reached, !idempotent, cause ?? 'unavailable');
+		return transportError(
+			ctx,
+			`${what} failed: ${message}`,
+			text,
+			secrets,
+			itemIndex,
+			reached,
+			type,
+		);
+	};
 
 	for (;;) {
 		const sentAt = (await pacer?.turn(signal)) ?? 0;
@@ -217,6 +222,7 @@ async function sendWithRetries(
 				failure.message,
 				failure.description + (failure.mayHaveReachedApi ? uncertain : ''),
 				failure.mayHaveReachedApi ? 'maybe' : 'no',
+				failure.setup ? 'configuration' : 'unavailable',
 			);
 		}
 		const { reply, body } = sent;
@@ -229,7 +235,11 @@ async function sendWithRetries(
 		if (status >= 200 && status < 300) pacer?.succeeded();
 		if (retryable && (await waitForRetry(waitMs))) continue;
 		if (status >= 400) {
-			throw httpError(ctx, reply, secrets, what, itemIndex, advice(reply));
+			const error = httpError(ctx, reply, secrets, what, itemIndex, advice(reply));
+			if (status >= 500 && !idempotent) typed(error, 'unknownOutcome');
+			// What a caller that cannot read the advice (a model) should wait before trying again.
+			if (status === 429) error.context.retryAfterSeconds = Math.ceil(waitMs / 1000);
+			throw error;
 		}
 		return usableReply(reply, body, request, credential, fail, uncertain);
 	}

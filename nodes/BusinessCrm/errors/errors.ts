@@ -2,6 +2,7 @@ import { NodeApiError, NodeOperationError, type JsonObject } from 'n8n-workflow'
 import type { Context } from '../context';
 import { isObject } from '../values';
 import { redact, type ApiReply } from './redaction';
+import { typed, typeOfStatus, type ErrorType, type Reached } from './errorTypes';
 
 export const KEY_HELP =
 	'API keys are managed by an organization administrator in the dashboard (Settings › Organization › API Keys).';
@@ -46,7 +47,7 @@ export function httpError(
 	const said = [message, err].filter(Boolean).join(': ');
 	const title = `${what} failed: ${API_ANSWERED} ${status}${said ? ` "${said}"` : ''}`;
 	const hint = extraHint ?? STATUS_HINTS[status] ?? (status >= 500 ? SERVER_ERROR_HINT : '');
-	return new NodeApiError(
+	const error = new NodeApiError(
 		ctx.getNode(),
 		// Kept on the error and stored with the execution, so redacted like the message.
 		{
@@ -61,22 +62,18 @@ export function httpError(
 			itemIndex,
 		},
 	);
+	return typed(error, typeOfStatus(status));
 }
-
-/**
- * Whether a failed request reached the API: 'no' when nothing was sent or nothing can have
- * arrived (refused, unresolvable), 'maybe' after a timeout, a dropped connection or an unusable
- * reply, 'yes' when the API took it (a 2xx that cannot be read). Kept in the error's context, so
- * that a decision on a failed change (was the customer created?) reads data, not wording.
- */
-export type Reached = 'no' | 'maybe' | 'yes';
 
 /** Whether a failed request's error says it never reached the API (refused before sending). */
 export function neverReachedApi(error: NodeApiError): boolean {
 	return error.context.reached === 'no';
 }
 
-/** An error without an HTTP status: the connection failed, timed out or the reply was unusable. */
+/**
+ * An error without an HTTP status: the connection failed, timed out or the reply was unusable.
+ * Its kind is the caller's to say: only the caller knows whether it was a write.
+ */
 export function transportError(
 	ctx: Context,
 	message: string,
@@ -84,6 +81,7 @@ export function transportError(
 	secrets: string[],
 	itemIndex?: number,
 	reached: Reached = 'maybe',
+	type: ErrorType = 'unavailable',
 ): NodeApiError {
 	const error = new NodeApiError(
 		ctx.getNode(),
@@ -95,8 +93,18 @@ export function transportError(
 		},
 	);
 	error.context.reached = reached;
-	return error;
+	return typed(error, type);
 }
+
+/** What an input error is about, for the advice a model gets (errors/agentAdvice.ts). */
+export interface InputProblem {
+	type?: ErrorType;
+	/** The node parameter whose value was wrong or missing (its path, as getNodeParameter takes). */
+	parameter?: string;
+}
+
+/** A setting (credential, Settings tab) that stops every call until a person changes it. */
+export const SETUP: InputProblem = { type: 'configuration' };
 
 /** A problem with what the user entered, found before anything is sent. */
 export function inputError(
@@ -104,11 +112,14 @@ export function inputError(
 	message: string,
 	description: string,
 	itemIndex?: number,
+	problem: InputProblem = {},
 ): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), message, {
+	const error = new NodeOperationError(ctx.getNode(), message, {
 		description,
 		itemIndex,
 	});
+	if (problem.parameter !== undefined) error.context.parameter = problem.parameter;
+	return typed(error, problem.type ?? 'invalidInput');
 }
 
 /** A request its caller withdrew before it was sent (ApiRequest.withdrawIf): nothing reached the API. */

@@ -1,6 +1,6 @@
 /** The node's Options collection, read per item: Max Retries, Max Total Wait and Pages Read at Once. */
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
-import { inputError } from '../errors/errors';
+import { inputError, SETUP } from '../errors/errors';
 import { asNumber } from '../values';
 import { DEFAULT_PAGES_IN_PARALLEL, MAX_PAGES_IN_PARALLEL, type ListSource } from '../api/lists';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../api/retries';
@@ -21,6 +21,7 @@ export function retryPolicy(ctx: IExecuteSingleFunctions): RetryPolicy {
 			`Max Retries must be a whole number from 0 to 100, not ${JSON.stringify(options.maxRetries)}`,
 			MAX_RETRIES_HELP,
 			ctx.getItemIndex(),
+			SETUP,
 		);
 	}
 	if (!Number.isFinite(maxWait) || maxWait < 0 || maxWait > 3600) {
@@ -29,6 +30,7 @@ export function retryPolicy(ctx: IExecuteSingleFunctions): RetryPolicy {
 			`Max Total Wait must be from 0 to 3600 seconds, not ${JSON.stringify(options.maxRetryWait)}`,
 			MAX_WAIT_HELP,
 			ctx.getItemIndex(),
+			SETUP,
 		);
 	}
 	return { maxRetries, maxWaitMs: maxWait * 1000 };
@@ -48,6 +50,7 @@ export function pagesInParallel(ctx: IExecuteSingleFunctions): number {
 			`Pages Read at Once must be a whole number from 1 to ${MAX_PAGES_IN_PARALLEL}, not ${JSON.stringify(options.pagesInParallel) ?? String(options.pagesInParallel)}`,
 			PAGES_HELP,
 			ctx.getItemIndex(),
+			SETUP,
 		);
 	}
 	return pages;

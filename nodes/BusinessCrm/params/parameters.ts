@@ -7,6 +7,9 @@ import type {
 import { inputError } from '../errors/errors';
 import { asNumber, trimmedText } from '../values';
 
+/** Get Many's Limit when none is given. */
+export const DEFAULT_LIMIT = 50;
+
 /** Get Many's Limit stops here; more than a million items is what Return All is for. */
 export const MAX_LIMIT = 1_000_000;
 
@@ -23,6 +26,33 @@ function expressionOf(
 	const inner =
 		typeof value === 'string' ? /^=\s*\{\{([\s\S]*)\}\}\s*$/.exec(value)?.[1] : undefined;
 	return inner?.trim() || undefined;
+}
+
+/**
+ * The key of the $fromAI() call a parameter's expression reads (a tool's argument), if any.
+ * n8n also accepts the call miscapitalised ($fromAi, $fromai).
+ */
+export function fromAiKey(
+	ctx: IExecuteSingleFunctions | IPollFunctions,
+	path: string,
+): string | undefined {
+	const expression = expressionOf(ctx, path);
+	if (expression === undefined) return undefined;
+	return /\$fromAI\(\s*(['"`])([A-Za-z0-9_-]{1,64})\1/i.exec(expression)?.[2];
+}
+
+/**
+ * Whether a model left a parameter it fills empty: no value, null or blanks. n8n reports that
+ * about one tool call in eight arrives so, and an empty optional argument means "not given".
+ */
+export function leftEmptyByModel(
+	ctx: IExecuteSingleFunctions | IPollFunctions,
+	path: string,
+	value: unknown,
+): boolean {
+	const empty =
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+	return empty && fromAiKey(ctx, path) !== undefined;
 }
 
 /** The end of the advice when an expression gives an object for a one-value field. */
@@ -49,6 +79,7 @@ export function oneValue(
 			`${label} is a list of ${value.length} ${value.length === 1 ? 'value' : 'values'}, not one value`,
 			`${label} takes one value, and the expression gave a list. Pick one value, for example the first with ${pick}, or split the list into items first (Split Out node) to handle each value.`,
 			itemIndex,
+			{ parameter: path },
 		);
 	}
 	throw inputError(
@@ -56,6 +87,7 @@ export function oneValue(
 		`${label} is an object, not one value`,
 		`${label} takes one value, and the expression gave an object${expression ? ` ({{ ${expression} }})` : ''}. ${PICK_A_FIELD}`,
 		itemIndex,
+		{ parameter: path },
 	);
 }
 
@@ -84,12 +116,13 @@ export function booleanParameter(
 ): boolean {
 	const raw = ctx.getNodeParameter(name, false) as unknown;
 	if (raw === true || raw === 'true') return true;
-	if (raw === false || raw === 'false') return false;
+	if (raw === false || raw === 'false' || leftEmptyByModel(ctx, name, raw)) return false;
 	throw inputError(
 		ctx,
 		`${label} must be true or false, not ${JSON.stringify(raw) ?? String(raw)}`,
 		advice,
 		ctx.getItemIndex(),
+		{ parameter: name },
 	);
 }
 
@@ -104,11 +137,13 @@ export function choiceParameter<T extends string>(
 ): T {
 	const raw = ctx.getNodeParameter(name, fallback) as unknown;
 	if (allowed.includes(raw as T)) return raw as T;
+	if (leftEmptyByModel(ctx, name, raw)) return fallback;
 	throw inputError(
 		ctx,
 		`${label} must be ${allowed.slice(0, -1).join(', ')} or ${allowed[allowed.length - 1]}, not ${JSON.stringify(raw) ?? String(raw)}`,
 		advice,
 		ctx.getItemIndex(),
+		{ parameter: name },
 	);
 }
 
@@ -121,14 +156,15 @@ export const LIMIT_HELP =
 export function wantedItems(ctx: IExecuteSingleFunctions): number {
 	const returnAll = booleanParameter(ctx, 'returnAll', 'Return All', RETURN_ALL_HELP);
 	if (returnAll) return Infinity;
-	const raw = ctx.getNodeParameter('limit', 50) as unknown;
-	const limit = asNumber(raw);
+	const raw = ctx.getNodeParameter('limit', DEFAULT_LIMIT) as unknown;
+	const limit = leftEmptyByModel(ctx, 'limit', raw) ? DEFAULT_LIMIT : asNumber(raw);
 	if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
 		throw inputError(
 			ctx,
 			`Limit must be a whole number from 1 to ${MAX_LIMIT.toLocaleString('en-US')}, not ${JSON.stringify(raw) ?? String(raw)}`,
 			LIMIT_HELP,
 			ctx.getItemIndex(),
+			{ parameter: 'limit' },
 		);
 	}
 	return limit;
@@ -143,7 +179,9 @@ export const DOT_BUSINESS_HELP = 'Enter the ID of a business, as shown in the bu
 export function businessId(ctx: IExecuteSingleFunctions): string {
 	const id = textParameter(ctx, 'businessId', 'Business', { extractValue: true });
 	if (id === '') {
-		throw inputError(ctx, EMPTY_BUSINESS, EMPTY_BUSINESS_HELP, ctx.getItemIndex());
+		throw inputError(ctx, EMPTY_BUSINESS, EMPTY_BUSINESS_HELP, ctx.getItemIndex(), {
+			parameter: 'businessId',
+		});
 	}
 	// A path segment "." or ".." would be resolved away by URL parsing even when percent-encoded.
 	if (id === '.' || id === '..') {
@@ -152,6 +190,7 @@ export function businessId(ctx: IExecuteSingleFunctions): string {
 			`"${id}" is not a valid business ID`,
 			DOT_BUSINESS_HELP,
 			ctx.getItemIndex(),
+			{ parameter: 'businessId' },
 		);
 	}
 	return id;
@@ -174,6 +213,7 @@ export function requiredText(
 			`${label} is empty or only spaces`,
 			`Enter the customer's ${label.toLowerCase()}. ${GIVES_A_VALUE}`,
 			ctx.getItemIndex(),
+			{ parameter },
 		);
 	}
 	return text;

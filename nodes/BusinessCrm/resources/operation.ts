@@ -6,6 +6,9 @@ import type {
 	JsonObject,
 } from 'n8n-workflow';
 import { UnexpectedReplyError } from '../api/replyShapes';
+import { nextStepForModel, runsAsTool } from '../errors/agentAdvice';
+import { errorTypeOf, typed, type ErrorType } from '../errors/errorTypes';
+import { fromAiKey } from '../params/parameters';
 
 export const REPLY_OF_UNEXPECTED_SHAPE = 'The Business CRM API sent a reply of an unexpected shape';
 /** After what was wrong with the reply's shape. */
@@ -17,12 +20,42 @@ function asNodeError(
 ): NodeApiError | NodeOperationError {
 	if (caught instanceof NodeApiError || caught instanceof NodeOperationError) return caught;
 	if (caught instanceof UnexpectedReplyError) {
-		return new NodeApiError(ctx.getNode(), { message: caught.message } as JsonObject, {
+		const error = new NodeApiError(ctx.getNode(), { message: caught.message } as JsonObject, {
 			message: REPLY_OF_UNEXPECTED_SHAPE,
 			description: `${caught.message} ${REPLY_SHAPES_HELP}`,
 		});
+		return typed(error, 'unexpectedReply');
 	}
 	return new NodeOperationError(ctx.getNode(), caught as Error);
+}
+
+/** Two texts as sentences: messages have no full stop of their own, the model's step has. */
+function sentences(first: string, second: string): string {
+	return `${first}${first.endsWith('.') ? '' : '.'} ${second}`;
+}
+
+/**
+ * Ends the message with what the model should do next: a model gets a tool's error message
+ * alone. Once per error: a failed list read is one error for every item that waited for it.
+ */
+function tellModel(
+	ctx: IExecutePaginationFunctions,
+	error: NodeApiError | NodeOperationError,
+	type: ErrorType,
+): void {
+	if (error.context.toldModel === true) return;
+	// The API's 404s are all about a business: Create's, Get's, or Get Many's filter's.
+	const parameter = error.context.parameter ?? (type === 'notFound' ? 'businessId' : undefined);
+	const step = nextStepForModel({
+		type,
+		argument: typeof parameter === 'string' ? fromAiKey(ctx, parameter) : undefined,
+		retryAfterSeconds:
+			typeof error.context.retryAfterSeconds === 'number'
+				? error.context.retryAfterSeconds
+				: undefined,
+	});
+	error.message = sentences(error.message, step);
+	error.context.toldModel = true;
 }
 
 /**
@@ -48,13 +81,17 @@ export function runOperation(handler: OperationHandler) {
 			const error = asNodeError(this, caught);
 			// Here for every error, those thrown ready-made by the handler included.
 			error.context.itemIndex = itemIndex;
+			const errorType = typed(error, errorTypeOf(error)).context.errorType as ErrorType;
+			if (runsAsTool(this.getNode())) tellModel(this, error, errorType);
 			if (!this.continueOnFail()) throw error;
-			// One key, message then advice: n8n 2.8 sends a json item to the error output only when
-			// its keys are `error` (and at most `message`), and later versions replace the json of
-			// items that carry an error object with the message alone, so the advice would be lost.
+			// Message then advice in one key: n8n replaces the json of items that carry an error
+			// object with the message alone, so the advice would be lost.
 			const json: IDataObject = {
-				error: error.description ? `${error.message}. ${error.description}` : error.message,
+				error: error.description ? sentences(error.message, error.description) : error.message,
 			};
+			// n8n (1.x to 2.41) sends an item to the error output only when its other keys are
+			// `message` (or `details`, 2.9 and later), so there the kind is in the error's context.
+			if (this.getNode().onError !== 'continueErrorOutput') json.errorType = errorType;
 			return [{ json, pairedItem: { item: itemIndex } }];
 		}
 	};

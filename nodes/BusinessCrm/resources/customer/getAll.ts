@@ -7,7 +7,7 @@ import { CUSTOMER_LIST } from '../../api/lists';
 import { runOperation } from '../operation';
 import { inputError } from '../../errors/errors';
 import { trimmedText } from '../../values';
-import { textParameter, wantedItems } from '../../params/parameters';
+import { leftEmptyByModel, textParameter, wantedItems } from '../../params/parameters';
 import { listOfItem } from '../../params/options';
 
 export const EMPTY_FILTER =
@@ -24,7 +24,11 @@ function businessFilter(ctx: IExecuteSingleFunctions): string | undefined {
 	if (!('businessId' in filters)) return undefined;
 	const id = textParameter(ctx, 'filters.businessId', 'Filters › Business', { extractValue: true });
 	if (id !== '') return id;
-	throw inputError(ctx, EMPTY_FILTER, EMPTY_FILTER_HELP, ctx.getItemIndex());
+	// A model that leaves an optional filter empty means no filter; a person's empty one is a slip.
+	if (leftEmptyByModel(ctx, 'filters.businessId', id)) return undefined;
+	throw inputError(ctx, EMPTY_FILTER, EMPTY_FILTER_HELP, ctx.getItemIndex(), {
+		parameter: 'filters.businessId',
+	});
 }
 
 function ofBusiness(customer: IDataObject, id: string): boolean {

@@ -143,8 +143,12 @@ describe('Customer › Create', () => {
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ firstName: 'Ada', 'favourite colour': 'x' });
 		expect(items.slice(1).map((item) => item.json.error)).toEqual([
-			expect.stringMatching(/^Row 2 \(Ada Lovelace\): Custom field name "tax\u007fid" cannot be used\. /),
-			expect.stringMatching(/^Row 3 \(Ada Lovelace\): Custom field name "tax\\u001fid" cannot be used\. /),
+			expect.stringMatching(
+				/^Row 2 \(Ada Lovelace\): Custom field name "tax\u007fid" cannot be used\. /,
+			),
+			expect.stringMatching(
+				/^Row 3 \(Ada Lovelace\): Custom field name "tax\\u001fid" cannot be used\. /,
+			),
 		]);
 		expect(requestsTo(sandbox, ADD).map((request) => request.body)).toEqual([
 			expect.objectContaining({ 'favourite colour': 'x' }),
@@ -163,7 +167,10 @@ describe('Customer › Create', () => {
 		);
 		expect(error).toBeUndefined();
 		expect(items).toEqual([
-			{ json: { error: 'Maximum call stack size exceeded' }, pairedItem: { item: 0 } },
+			{
+				json: { error: 'Maximum call stack size exceeded', errorType: 'invalidInput' },
+				pairedItem: { item: 0 },
+			},
 		]);
 		expect(requestsTo(sandbox, ADD)).toHaveLength(0);
 	});
@@ -378,7 +385,10 @@ describe('Customer › Create against an API that answers without a body', () =>
 		);
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.json)).toEqual([
-			{ error: `Custom field "score" is Infinity, which JSON cannot hold. ${FINITE_HELP}` },
+			{
+				error: `Custom field "score" is Infinity, which JSON cannot hold. ${FINITE_HELP}`,
+				errorType: 'invalidInput',
+			},
 		]);
 		expect(api.posts).toEqual([]);
 	});

@@ -64,6 +64,7 @@ export async function sendCreate(
 			[],
 			ctx.getItemIndex(),
 			'yes',
+			'unknownOutcome',
 		);
 	}
 	return extractRecord(reply.body, 'customer');

@@ -137,6 +137,7 @@ export function refuseWithoutMatchValue(
 		`${MATCH_KEY_NAMES[matchOn]} is empty, so the node cannot tell whether this customer already exists`,
 		`Give this row ${matchOn === 'email' ? 'an email' : 'a phone number'}. ${NO_MATCH_VALUE_HELP}`,
 		ctx.getItemIndex(),
+		{ parameter: `additionalFields.${matchOn}` },
 	);
 }
 
@@ -180,6 +181,7 @@ export async function existingCustomer(
 			`Create customer not sent: ${whereFrom(ctx, earlier)}, with the same ${what.toLowerCase()}, may have created this customer`,
 			EARLIER_MAYBE_CREATED,
 			ctx.getItemIndex(),
+			{ type: 'unknownOutcome' },
 		);
 	}
 	return { matches: 0 };
