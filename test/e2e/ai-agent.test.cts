@@ -1,6 +1,6 @@
 /**
  * The Business CRM node as an AI Agent's tools in a real n8n: examples/ai-agent-customers.json
- * (an AI Agent, the OpenAI Chat Model, and three Business CRM tool nodes) imported as a user
+ * (an AI Agent, the OpenAI Chat Model, and four Business CRM tool nodes) imported as a user
  * imports it, its OpenAI credential pointed at a scripted model server on 127.0.0.1
  * (test/sandbox/model-server.cts) and its Business CRM credential at the sandbox. The script
  * plays the model: it decides which tool to call with which arguments, and the test checks what
@@ -42,6 +42,7 @@ const TOOLS = {
 	businesses: 'Get_many_businesses',
 	find: 'Find_customers',
 	create: 'Create_a_customer',
+	findById: 'Find_a_customer_by_ID',
 };
 
 /** A step that calls one tool, whatever the request says. */
@@ -142,7 +143,7 @@ describeOnPin('the Business CRM node as an AI Agent tool in a real n8n', () => {
 		api.filter((request) => request.method === 'POST' && request.path === ADD);
 	const listReads = (api: RequestLogEntry[]) => api.filter((request) => request.path === CUSTOMERS);
 
-	describe('a model that looks up the business, then adds Ada Lovelace there, and asks again', () => {
+	describe('a model that looks up the business, then adds Ada Lovelace there, asks again, and reads her back by ID', () => {
 		let agent: AgentRun;
 		let businessId: string;
 
@@ -156,21 +157,24 @@ describeOnPin('the Business CRM node as an AI Agent tool in a real n8n', () => {
 				() => toolCall(TOOLS.create, { businessId, ...ADA }),
 				// The same request again, as a model that lost track of the first one sends it.
 				() => toolCall(TOOLS.create, { businessId, ...ADA }),
+				// The ID the Create answered, pasted back with a space around it.
+				(request) =>
+					toolCall(TOOLS.findById, { customerId: ` ${String(lastItems(request)[0].id)} ` }),
 				answer('Ada Lovelace is a customer now.'),
 			]);
 		});
 
 		it("n8n asks the model only for chat completions, not streamed, with the OpenAI credential's key", () => {
 			expect(agent.raw.map((request) => `${request.method} ${request.path}`)).toEqual(
-				Array(5).fill('POST /v1/chat/completions'),
+				Array(6).fill('POST /v1/chat/completions'),
 			);
-			expect(agent.requests.map((request) => request.stream)).toEqual(Array(5).fill(false));
+			expect(agent.requests.map((request) => request.stream)).toEqual(Array(6).fill(false));
 			expect(agent.raw.map((request) => request.headers.authorization)).toEqual(
-				Array(5).fill(`Bearer ${MODEL_KEY}`),
+				Array(6).fill(`Bearer ${MODEL_KEY}`),
 			);
 		});
 
-		it('the model is offered the three tools, with the arguments the example describes', () => {
+		it('the model is offered the four tools, with the arguments the example describes', () => {
 			const [first] = agent.requests;
 			expect(first.tools?.map((tool) => tool.function.name).sort()).toEqual(
 				Object.values(TOOLS).sort(),
@@ -179,6 +183,11 @@ describeOnPin('the Business CRM node as an AI Agent tool in a real n8n', () => {
 			expect(create?.function.parameters).toMatchObject({
 				required: ['businessId', 'firstName', 'lastName', 'email'],
 			});
+			const byId = first.tools?.find((tool) => tool.function.name === TOOLS.findById);
+			expect(byId?.function.description).toBe(
+				'Find one customer in Business CRM by its customer ID (cust_ followed by letters and digits)',
+			);
+			expect(byId?.function.parameters).toMatchObject({ required: ['customerId'] });
 		});
 
 		it("the business list reaches the model, and it is the sandbox's", () => {
@@ -220,7 +229,12 @@ describeOnPin('the Business CRM node as an AI Agent tool in a real n8n', () => {
 			]);
 		});
 
-		it('the Find and both Creates, three tool calls, read the customer list once', () => {
+		it('the ID the Create answered reads the customer back, without reading the list again', () => {
+			const [created] = sandbox.customers.filter((customer) => customer.email === ADA.email);
+			expect(lastItems(agent.requests[5])).toEqual([created]);
+		});
+
+		it('the two Finds and both Creates, four tool calls, read the customer list once', () => {
 			// 40 customers: one page.
 			expect(listReads(agent.api)).toHaveLength(1);
 		});

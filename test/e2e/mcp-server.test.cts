@@ -105,7 +105,7 @@ describeOnPin("the node's tools behind n8n's MCP Server Trigger", () => {
 		sandbox.resetFaults();
 	});
 
-	it('lists the three tools with the names, descriptions and arguments a model reads', async () => {
+	it('lists the four tools with the names, descriptions and arguments a model reads', async () => {
 		const { tools } = await client.listTools();
 		received.push(tools);
 		// Every $fromAI() argument is required unless the call gives a default (Create's email).
@@ -140,6 +140,25 @@ describeOnPin("the node's tools behind n8n's MCP Server Trigger", () => {
 						},
 					},
 					required: ['businessId', 'firstName', 'lastName'],
+					additionalProperties: true,
+				},
+			},
+			{
+				// Its Tool Description is set manually: by its action it would read like Find_customers.
+				name: 'Find_a_customer_by_ID',
+				description:
+					'Find one customer in Business CRM by its customer ID (cust_ followed by letters and digits)',
+				inputSchema: {
+					$schema: 'http://json-schema.org/draft-07/schema#',
+					type: 'object',
+					properties: {
+						customerId: {
+							type: 'string',
+							description:
+								'Customer ID to look up, such as cust_5e0c7a9d2b4f1386, exactly as a tool answered it: capitals count, and part of an ID finds no one. Answers with that customer, or found false when there is none.',
+						},
+					},
+					required: ['customerId'],
 					additionalProperties: true,
 				},
 			},
@@ -179,6 +198,16 @@ describeOnPin("the node's tools behind n8n's MCP Server Trigger", () => {
 		expect(result.isError).toBeFalsy();
 		expect(JSON.parse(textOf(result))).toEqual([customer]);
 		expect(added()).toHaveLength(0);
+	});
+
+	it('Find by ID returns the customer whose ID it is given with spaces around it, and found false for an ID in other capitals', async () => {
+		const customer = sandbox.customers[7];
+		const result = await call('Find_a_customer_by_ID', { customerId: ` ${customer.id}\n` });
+		expect(result.isError).toBeFalsy();
+		expect(JSON.parse(textOf(result))).toEqual([customer]);
+		const other = await call('Find_a_customer_by_ID', { customerId: customer.id.toUpperCase() });
+		expect(other.isError).toBeFalsy();
+		expect(JSON.parse(textOf(other))).toEqual([{ found: false }]);
 	});
 
 	it('Find answers an empty list for an address nobody has', async () => {

@@ -28,6 +28,7 @@ import {
 	type ErrorType,
 } from '../../nodes/BusinessCrm/errors/errorTypes';
 import { EMPTY_FILTER } from '../../nodes/BusinessCrm/resources/customer/getAll';
+import { NO_SEARCH_VALUE } from '../../nodes/BusinessCrm/resources/customer/find';
 import { EMPTY_BUSINESS } from '../../nodes/BusinessCrm/params/parameters';
 
 /** A parameter filled by the model, as the ✨ button or the examples write it. */
@@ -289,5 +290,24 @@ describe('optional arguments a model leaves empty count as not given', () => {
 			`Last Name is empty or only spaces. ${nextStepForModel({ type: 'invalidInput', argument: 'lastName' })}`,
 		);
 		expect(sandbox.customers).toHaveLength(60);
+	});
+
+	it('Find by name names the name left empty', async () => {
+		const { error } = await runNode({
+			credentials: credentialsFor(sandbox),
+			parameters: {
+				resource: 'customer',
+				operation: 'find',
+				findBy: 'name',
+				firstName: fromAi('firstName'),
+				lastName: fromAi('lastName'),
+			},
+			items: [{ firstName: 'Ada', lastName: null }],
+			asTool: true,
+		});
+		expect(error?.message).toBe(
+			`${NO_SEARCH_VALUE.name}. ${nextStepForModel({ type: 'invalidInput', argument: 'lastName' })}`,
+		);
+		expect(sandbox.requests).toEqual([]);
 	});
 });

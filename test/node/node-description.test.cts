@@ -88,6 +88,7 @@ describe('node description', () => {
 			'phone',
 			'firstName',
 			'lastName',
+			'customerId',
 			'whenNothingMatches',
 			'returnAll',
 			'limit',
@@ -176,7 +177,7 @@ describe('node description', () => {
 		expect(operation('business', 'getAll')).toContain('each with the ID other operations take');
 		expect(operation('business', 'get')).toContain('by its ID');
 		expect(operation('customer', 'find')).toBe(
-			'Find customers by email or by first and last name (whole, in any capitals), or by the digits of a phone number',
+			'Find customers by email or by first and last name (whole, in any capitals), by the digits of a phone number, or by customer ID (exactly)',
 		);
 		expect(property('email', 'find').description).toContain('part of an address finds no one');
 	});
@@ -255,6 +256,7 @@ describe('node description', () => {
 				'email',
 				'phone',
 				'name',
+				'id',
 			]);
 			const operation = description.properties
 				.filter((p) => p.name === 'operation')[1]
@@ -264,7 +266,7 @@ describe('node description', () => {
 			};
 			expect(operation.action).toBe('Find customers');
 			expect(operation.description).toMatch(
-				/by email or by first and last name .*, or by the digits of a phone number/,
+				/by email or by first and last name .*, by the digits of a phone number, or by customer ID/,
 			);
 			const tool = asTool({
 				resource: 'customer',

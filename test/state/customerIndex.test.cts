@@ -5,6 +5,7 @@
 import {
 	CustomerIndex,
 	emailKey,
+	idKey,
 	matchText,
 	nameKey,
 	phoneKey,
@@ -53,6 +54,32 @@ describe('the same customer, to Find and Skip Existing', () => {
 		const index = new CustomerIndex([{ id: 'cust_1' }, { id: 'cust_2', email: '  ' }]);
 		for (const kind of ['email', 'phone', 'name'] as const)
 			expect(index.find(kind, '')).toEqual([]);
+	});
+});
+
+describe('the same customer, to Find by ID', () => {
+	it('an ID is the same only with the same capitals, cut at its ends as all text is, never inside', () => {
+		const [lower, upper, pasted, numbered] = [
+			{ id: 'cust_ab12' },
+			{ id: 'cust_AB12' },
+			{ id: ' cust_c3\u200b' },
+			{ id: 42 },
+		];
+		const index = new CustomerIndex([lower, upper, pasted, numbered]);
+		expect(index.find('id', idKey('\ufeffcust_ab12 '))).toEqual([lower]);
+		expect(index.find('id', idKey('cust_AB12'))).toEqual([upper]);
+		expect(index.find('id', idKey('CUST_ab12'))).toEqual([]);
+		expect(index.find('id', idKey('cust_c3'))).toEqual([pasted]);
+		expect(index.find('id', idKey('42'))).toEqual([numbered]);
+		expect(index.find('id', idKey('cust_ ab12'))).toEqual([]);
+		expect(index.find('id', idKey('cust_ab1'))).toEqual([]);
+	});
+
+	it('a customer without an ID is found by no ID, and Find by ID matches no email, phone or name', () => {
+		const index = new CustomerIndex([{ email: 'cust_1' }, { id: '  ' }, { id: null }, { id: {} }]);
+		expect(index.find('id', '')).toEqual([]);
+		expect(index.find('id', idKey('cust_1'))).toEqual([]);
+		expect(recordKey({ id: 'cust_1', email: 'a@example.com' }, 'id')).toBe('cust_1');
 	});
 });
 

@@ -108,6 +108,25 @@ describe('the Business CRM node runs of one execution', () => {
 		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(ONE_READ);
 	});
 
+	it('a customer one node created is found by the ID its Create answered, in a later Find of the execution, without reading again', async () => {
+		const { items } = await chain(
+			find('Find before', 'ada@example.com'),
+			create('Create', 'ada@example.com'),
+			{
+				name: 'Find by ID',
+				parameters: {
+					resource: 'customer',
+					operation: 'find',
+					findBy: 'id',
+					customerId: '={{ $json.id }}',
+				},
+			},
+		);
+		const [created] = items.Create.map((item) => item.json);
+		expect(items['Find by ID'].map((item) => item.json)).toEqual([created]);
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(ONE_READ);
+	});
+
 	it('a second customer with a known email, created after the read, is found beside the first', async () => {
 		const known = sandbox.customers[42];
 		const email = String(known.email);

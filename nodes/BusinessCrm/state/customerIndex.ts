@@ -4,6 +4,9 @@ import { trimmedText } from '../values';
 /** What Find and Skip Existing match on; the values are saved in workflows. */
 export type MatchKey = 'email' | 'phone' | 'name';
 
+/** What Find finds by: those, and the customer's ID, which Skip Existing has no use for. */
+export type FindKey = MatchKey | 'id';
+
 export const MATCH_KEY_NAMES: Record<MatchKey, string> = {
 	email: 'Email',
 	phone: 'Phone',
@@ -29,6 +32,15 @@ export function emailKey(email: unknown): string {
  */
 export function phoneKey(phone: unknown): string {
 	return trimmedText(phone).normalize('NFKC').replace(/\D/g, '');
+}
+
+/**
+ * A customer ID as the API gives it, cut at the ends as all text is (trimmedText), nothing else:
+ * case counts, since the spec does not say its `cust_<token>` tokens are case-blind, and a
+ * folded ID could answer another customer.
+ */
+export function idKey(id: unknown): string {
+	return trimmedText(id);
 }
 
 /** A number this short matches only the same digits; one this long also ends longer numbers. */
@@ -58,14 +70,14 @@ export function samePhone(a: string, b: string): boolean {
  * Where the index files a key. Equal keys share a slot; phone keys that samePhone joins share
  * their last 7 significant digits, so a lookup compares only the numbers of one slot.
  */
-export function matchSlot(kind: MatchKey, key: string): string {
+export function matchSlot(kind: FindKey, key: string): string {
 	if (kind !== 'phone') return key;
 	const digits = significantDigits(key);
 	return digits.length < MIN_PHONE_TAIL ? digits : digits.slice(-MIN_PHONE_TAIL);
 }
 
 /** Whether a key looked for matches a key the index holds (in the same slot). */
-export function keysMatch(kind: MatchKey, wanted: string, held: string): boolean {
+export function keysMatch(kind: FindKey, wanted: string, held: string): boolean {
 	return kind === 'phone' ? samePhone(wanted, held) : wanted === held;
 }
 
@@ -78,21 +90,23 @@ export function nameKey(firstName: unknown, lastName: unknown): string {
 }
 
 /** The key of a customer record (or of the fields about to be sent) for one kind of match. */
-export function recordKey(record: IDataObject, kind: MatchKey): string {
+export function recordKey(record: IDataObject, kind: FindKey): string {
+	if (kind === 'id') return idKey(record.id);
 	if (kind === 'email') return emailKey(record.email);
 	if (kind === 'phone') return phoneKey(record.phone);
 	return nameKey(record.firstName, record.lastName);
 }
 
 export const KINDS: MatchKey[] = ['email', 'phone', 'name'];
+const FIND_KINDS: FindKey[] = [...KINDS, 'id'];
 
-/** The customers of one list read (and those added to it) by email, phone and name. */
+/** The customers of one list read (and those added to it) by email, phone, name and ID. */
 export class CustomerIndex {
 	/** Per kind and slot (matchSlot), each customer with the key it was filed under. */
 	private readonly byKind = new Map<
-		MatchKey,
+		FindKey,
 		Map<string, Array<{ key: string; customer: IDataObject }>>
-	>(KINDS.map((kind) => [kind, new Map()]));
+	>(FIND_KINDS.map((kind) => [kind, new Map()]));
 
 	constructor(customers: IDataObject[]) {
 		for (const customer of customers) this.add(customer);
@@ -103,7 +117,7 @@ export class CustomerIndex {
 	 * sent with (a reply may spell them differently, or leave them out).
 	 */
 	add(customer: IDataObject, sent?: IDataObject): void {
-		for (const kind of KINDS) {
+		for (const kind of FIND_KINDS) {
 			const own = recordKey(customer, kind);
 			this.put(kind, own, customer);
 			const asSent = sent === undefined ? '' : recordKey(sent, kind);
@@ -111,7 +125,7 @@ export class CustomerIndex {
 		}
 	}
 
-	private put(kind: MatchKey, key: string, customer: IDataObject): void {
+	private put(kind: FindKey, key: string, customer: IDataObject): void {
 		if (key === '') return;
 		const map = this.byKind.get(kind) as Map<string, Array<{ key: string; customer: IDataObject }>>;
 		const slot = matchSlot(kind, key);
@@ -124,7 +138,7 @@ export class CustomerIndex {
 	 * The customers whose key matches this one (keysMatch), in list order, each once; none for
 	 * an empty key, as `put` keeps none.
 	 */
-	find(kind: MatchKey, key: string): IDataObject[] {
+	find(kind: FindKey, key: string): IDataObject[] {
 		const held = this.byKind.get(kind)?.get(matchSlot(kind, key)) ?? [];
 		const matches = held.filter((entry) => keysMatch(kind, key, entry.key));
 		return [...new Set(matches.map((entry) => entry.customer))];

@@ -7,6 +7,7 @@ import {
 	KINDS,
 	matchSlot,
 	recordKey,
+	type FindKey,
 	type MatchKey,
 } from './customerIndex';
 import { readWhole } from '../api/listReader';
@@ -69,7 +70,7 @@ export class ExecutionCustomers {
 	}
 
 	/** The created customers of this key that were added after `mark`. */
-	createdSince(mark: number, kind: MatchKey, key: string): IDataObject[] {
+	createdSince(mark: number, kind: FindKey, key: string): IDataObject[] {
 		return this.created
 			.find(kind, key)
 			.filter((customer) => (this.createdAs.get(customer) ?? 0) > mark);
@@ -207,7 +208,7 @@ function sameId(a: IDataObject, b: IDataObject): boolean {
  */
 export async function findCustomers(
 	ctx: IExecuteSingleFunctions,
-	kind: MatchKey,
+	kind: FindKey,
 	key: string,
 ): Promise<IDataObject[]> {
 	const { index, mark, customers } = await listRead(ctx);

@@ -1,6 +1,6 @@
 import { type Sandbox } from '../../sandbox/server.cjs';
-import { runNode } from '../../helpers/harness.cjs';
-import { credentialsFor, requestsTo, useSandbox } from '../../helpers/fixtures.cjs';
+import { loadNodeType, NODE_TYPE, runNode, savedNode } from '../../helpers/harness.cjs';
+import { createAda, credentialsFor, requestsTo, useSandbox } from '../../helpers/fixtures.cjs';
 import { startApi, json } from '../../helpers/scripted-api.cjs';
 import {
 	NO_SEARCH_VALUE,
@@ -8,8 +8,11 @@ import {
 	PICK_WHEN_NOTHING_MATCHES,
 } from '../../../nodes/BusinessCrm/resources/customer/find';
 import { GIVES_A_VALUE } from '../../../nodes/BusinessCrm/params/parameters';
+// n8n-core's own converter from a node to an AI Agent tool; not re-exported from its index.
+import { createNodeAsTool } from 'n8n-core/dist/execution-engine/node-execution-context/utils/create-node-as-tool';
 
 const CUSTOMERS = '/api/public/v1/customers';
+const nodeType = loadNodeType();
 /** The advice for a search value that is empty. */
 const enterHelp = (what: string) => `Enter the ${what} to find. ${GIVES_A_VALUE}`;
 
@@ -163,6 +166,7 @@ describe('Customer › Find', () => {
 			{
 				json: {
 					error: `When Nothing Matches must be nothing or notFoundItem, not "empty". ${PICK_WHEN_NOTHING_MATCHES}`,
+					errorType: 'invalidInput',
 				},
 				pairedItem: { item: 0 },
 			},
@@ -196,13 +200,19 @@ describe('Customer › Find', () => {
 		);
 		expect(byEmail.items).toEqual([
 			{
-				json: { error: `${NO_SEARCH_VALUE.email}. ${enterHelp('email')}` },
+				json: {
+					error: `${NO_SEARCH_VALUE.email}. ${enterHelp('email')}`,
+					errorType: 'invalidInput',
+				},
 				pairedItem: { item: 0 },
 			},
 		]);
 		expect(byName.items).toEqual([
 			{
-				json: { error: `${NO_SEARCH_VALUE.name}. ${enterHelp('first and last name')}` },
+				json: {
+					error: `${NO_SEARCH_VALUE.name}. ${enterHelp('first and last name')}`,
+					errorType: 'invalidInput',
+				},
 				pairedItem: { item: 0 },
 			},
 		]);
@@ -232,13 +242,17 @@ describe('Customer › Find', () => {
 				phone: '1',
 				firstName: 'A',
 				lastName: 'B',
+				customerId: 'cust_1',
 			},
 			[{ by: 'email' }, { by: 'fax' }],
 			'continueRegularOutput',
 		);
 		expect(error).toBeUndefined();
 		expect(items[items.length - 1]).toEqual({
-			json: { error: `Find By must be email, phone or name, not "fax". ${PICK_FIND_BY}` },
+			json: {
+				error: `Find By must be email, phone, name or id, not "fax". ${PICK_FIND_BY}`,
+				errorType: 'invalidInput',
+			},
 			pairedItem: { item: 1 },
 		});
 	});
@@ -262,6 +276,208 @@ describe('Customer › Find', () => {
 		const [local, domain] = String(target.email).split('@');
 		const inside = await find({ findBy: 'email', email: `${local}\u200b@${domain}` });
 		expect(inside.items).toEqual([]);
+	});
+});
+
+describe('Customer › Find by ID', () => {
+	let sandbox: Sandbox;
+	useSandbox({ businesses: 2 }, { customers: 250 }, (started) => (sandbox = started));
+
+	const find = (
+		parameters: Record<string, unknown>,
+		items?: Array<Record<string, unknown>>,
+		onError?: 'continueRegularOutput',
+	) =>
+		runNode({
+			credentials: credentialsFor(sandbox),
+			parameters: { resource: 'customer', operation: 'find', findBy: 'id', ...parameters },
+			items: items as never,
+			onError,
+		});
+	/** The ID of each input item, from an expression, as a Create or the trigger hands it on. */
+	const eachId = (ids: unknown[], extra: Record<string, unknown> = {}) =>
+		find(
+			{ customerId: '={{ $json.id }}', ...extra },
+			ids.map((id) => ({ id })),
+		);
+	const output = (json: unknown, item: number) => ({ json, pairedItem: { item } });
+
+	it('finds the customer with spaces or invisible characters pasted around its ID, in one read', async () => {
+		const target = sandbox.customers[130];
+		const id = String(target.id);
+		const typed = [id, ` ${id} `, `\u200b${id}\ufeff`, `\u00a0${id}\n`, `\t${id}\u2060\u00ad`];
+		const { items, error } = await eachId(typed);
+		expect(error).toBeUndefined();
+		expect(items).toEqual(typed.map((_, item) => output(target, item)));
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(3);
+	});
+
+	it('compares IDs with their capitals: two IDs that differ only in case are two customers', async () => {
+		const [lower, upper] = [sandbox.customers[20], sandbox.customers[220]];
+		lower.id = 'cust_ab12cd34ef56ab78';
+		upper.id = 'cust_AB12CD34EF56AB78';
+		const { items } = await eachId([upper.id, lower.id, 'CUST_ab12cd34ef56ab78']);
+		expect(items).toEqual([output(upper, 0), output(lower, 1)]);
+	});
+
+	it('takes the whole ID: part of it, its token without cust_, a space inside or a character more finds no one', async () => {
+		const id = String(sandbox.customers[5].id);
+		const { items, error } = await eachId([
+			id.slice(0, -1),
+			id.slice('cust_'.length),
+			`${id.slice(0, 8)} ${id.slice(8)}`,
+			`${id}0`,
+		]);
+		expect(error).toBeUndefined();
+		expect(items).toEqual([]);
+	});
+
+	it('an ID nobody has gives no item with Output Nothing, as by default, and {found: false} with Output a Not-Found Item', async () => {
+		const known = sandbox.customers[77];
+		const ids = ['cust_0000000000000000', known.id];
+		const byDefault = await eachId(ids);
+		const nothing = await eachId(ids, { whenNothingMatches: 'nothing' });
+		const notFound = await eachId(ids, { whenNothingMatches: 'notFoundItem' });
+		expect(byDefault.items).toEqual([output(known, 1)]);
+		expect(nothing.items).toEqual([output(known, 1)]);
+		expect(notFound.items).toEqual([output({ found: false }, 0), output(known, 1)]);
+	});
+
+	it('refuses an empty ID on its item, saying what is missing, and finds the other items', async () => {
+		const known = sandbox.customers[9];
+		const { items, error } = await find(
+			{ customerId: '={{ $json.id }}' },
+			[{ id: '  ' }, { id: '\u200b\ufeff' }, { id: known.id }, {}],
+			'continueRegularOutput',
+		);
+		expect(error).toBeUndefined();
+		const refused = `${NO_SEARCH_VALUE.id}. ${enterHelp('customer ID')}`;
+		expect(items.map((item) => item.json.error ?? item.json)).toEqual([
+			refused,
+			refused,
+			known,
+			refused,
+		]);
+		expect(items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
+		// With On Error left on Stop Workflow, nothing is read.
+		sandbox.clearLog();
+		const stopped = await find({ customerId: ' ' });
+		expect(stopped.error?.message).toBe(NO_SEARCH_VALUE.id);
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(0);
+	});
+
+	it('items finding by ID and by email share one read of the list, each customer paired with its item', async () => {
+		const [first, middle, last] = [
+			sandbox.customers[0],
+			sandbox.customers[150],
+			sandbox.customers[249],
+		];
+		const { items, error } = await find(
+			{
+				findBy: '={{ $json.by }}',
+				customerId: '={{ $json.id }}',
+				email: '={{ $json.email }}',
+				phone: '1',
+				firstName: 'A',
+				lastName: 'B',
+			},
+			[
+				{ by: 'id', id: last.id },
+				{ by: 'email', email: middle.email },
+				{ by: 'id', id: first.id },
+				{ by: 'id', id: last.id },
+			],
+		);
+		expect(error).toBeUndefined();
+		expect(items).toEqual([output(last, 0), output(middle, 1), output(first, 2), output(last, 3)]);
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(3);
+	});
+
+	it('as an AI Agent tool, the model gives the ID through $fromAI and reads the customer back', async () => {
+		const target = sandbox.customers[200];
+		const parameters = {
+			resource: 'customer',
+			operation: 'find',
+			findBy: 'id',
+			customerId:
+				"={{ $fromAI('customerId', 'ID of the customer, like cust_5e0c7a9d2b4f1386', 'string') }}",
+			whenNothingMatches: 'notFoundItem',
+		};
+		const tool = createNodeAsTool({
+			node: savedNode('Find a customer by ID', NODE_TYPE, parameters, '1'),
+			nodeType,
+			// What n8n does on a tool call: the model's arguments become the node's one input item.
+			handleToolInvocation: async (args: unknown) => {
+				const { items, error } = await runNode({
+					credentials: credentialsFor(sandbox),
+					parameters,
+					items: [args as Record<string, string>],
+				});
+				if (error) throw error;
+				return JSON.stringify(items.map((item) => item.json));
+			},
+		}).response;
+		const shape = (tool.schema as unknown as { shape: Record<string, { description?: string }> })
+			.shape;
+		expect(Object.keys(shape)).toEqual(['customerId']);
+		expect(shape.customerId.description).toBe('ID of the customer, like cust_5e0c7a9d2b4f1386');
+		const found = (await tool.invoke({ customerId: ` ${target.id} ` })) as string;
+		expect(JSON.parse(found)).toEqual([target]);
+		const missing = (await tool.invoke({ customerId: 'cust_0000000000000000' })) as string;
+		expect(JSON.parse(missing)).toEqual([{ found: false }]);
+	});
+
+	it("adds no choice to Create's Match On: Skip Existing on id is refused, nothing sent", async () => {
+		const { items } = await runNode({
+			credentials: credentialsFor(sandbox),
+			parameters: createAda(sandbox.businesses[0].id, { skipExisting: true, matchOn: 'id' }),
+			onError: 'continueRegularOutput',
+		});
+		expect(String(items[0].json.error)).toMatch(/^Match On must be email, phone or name, not "id"/);
+		expect(sandbox.requests).toHaveLength(0);
+	});
+});
+
+describe('Find by ID in a list whose reply shape changes from one read to the next', () => {
+	it('finds the customer in every list shape the node understands, a number ID by its digits', async () => {
+		const ann = { id: 'cust_a1', firstName: 'Ann' };
+		const bob = { id: 'cust_B2', firstName: 'Bob' };
+		const cy = { id: 42, firstName: 'Cy' };
+		const list = [ann, bob, cy];
+		const pagination = { total: 3, limit: 100, offset: 0, hasMore: false };
+		const shapes: Array<[string, unknown]> = [
+			['a top-level array', list],
+			['content as an array', { message: 'ok', content: list }],
+			['content.customers', { message: 'ok', content: { customers: list, pagination } }],
+			['data', { message: 'ok', data: list }],
+		];
+		let reads = 0;
+		const api = await startApi((_request, _url, response) =>
+			json(response, 200, shapes[reads++ % shapes.length][1]),
+		);
+		try {
+			for (const [shape] of shapes) {
+				const { items, error } = await runNode({
+					parameters: {
+						resource: 'customer',
+						operation: 'find',
+						findBy: 'id',
+						customerId: '={{ $json.id }}',
+					},
+					credentials: api.credentials,
+					items: [{ id: ' cust_B2 ' }, { id: '42' }, { id: 'cust_b2' }, { id: 'cust_a1' }],
+				});
+				expect({ shape, error }).toEqual({ shape, error: undefined });
+				expect({ shape, found: items.map((item) => item.json) }).toEqual({
+					shape,
+					found: [bob, cy, ann],
+				});
+			}
+			// One read per run: each shape answered one request.
+			expect(api.urls).toHaveLength(shapes.length);
+		} finally {
+			await api.close();
+		}
 	});
 });
 

@@ -7,46 +7,60 @@ import type {
 } from 'n8n-workflow';
 import {
 	emailKey,
+	idKey,
 	MATCH_KEY_NAMES,
 	nameKey,
 	phoneKey,
-	type MatchKey,
+	type FindKey,
 } from '../../state/customerIndex';
 import { findCustomers } from '../../state/executionCustomers';
 import { inputError } from '../../errors/errors';
 import { runOperation } from '../operation';
 import { choiceParameter, GIVES_A_VALUE, textParameter } from '../../params/parameters';
 
-const FIND_BY: readonly MatchKey[] = ['email', 'phone', 'name'];
-export const PICK_FIND_BY = 'Pick Email, Phone or First and Last Name under Find By.';
+const FIND_BY: readonly FindKey[] = ['email', 'phone', 'name', 'id'];
+export const PICK_FIND_BY = 'Pick Email, Phone, First and Last Name or Customer ID under Find By.';
 
-function matchKind(ctx: IExecuteSingleFunctions): MatchKey {
+function matchKind(ctx: IExecuteSingleFunctions): FindKey {
 	return choiceParameter(ctx, 'findBy', 'Find By', 'email', FIND_BY, PICK_FIND_BY);
 }
 
 /** Why an item's search value matches nothing, by what it searches for. */
-export const NO_SEARCH_VALUE: Record<MatchKey, string> = {
+export const NO_SEARCH_VALUE: Record<FindKey, string> = {
 	email: 'Email is empty',
 	phone: 'Phone has no digits to search for',
 	name: 'First Name and Last Name are both needed to find by name',
+	id: 'Customer ID is empty',
+};
+
+type Read = (name: string, label: string) => string;
+
+/** Each way of finding: the key its parameters give, as the index files customers. */
+const SEARCH_KEYS: Record<FindKey, (read: Read) => string> = {
+	email: (read) => emailKey(read('email', 'Email')),
+	phone: (read) => phoneKey(read('phone', 'Phone')),
+	name: (read) => nameKey(read('firstName', 'First Name'), read('lastName', 'Last Name')),
+	id: (read) => idKey(read('customerId', 'Customer ID')),
 };
 
 /** The normalised key this item looks for; an empty one is refused, since it matches nothing. */
-function searchKey(ctx: IExecuteSingleFunctions, kind: MatchKey): string {
-	const read = (name: string, label: string) => textParameter(ctx, name, label);
-	const key =
-		kind === 'email'
-			? emailKey(read('email', 'Email'))
-			: kind === 'phone'
-				? phoneKey(read('phone', 'Phone'))
-				: nameKey(read('firstName', 'First Name'), read('lastName', 'Last Name'));
+function searchKey(ctx: IExecuteSingleFunctions, kind: FindKey): string {
+	const given: Array<[string, string]> = [];
+	const key = SEARCH_KEYS[kind]((name, label) => {
+		const text = textParameter(ctx, name, label);
+		given.push([name, text]);
+		return text;
+	});
 	if (key !== '') return key;
-	const what = MATCH_KEY_NAMES[kind];
+	const what = kind === 'id' ? 'customer ID' : MATCH_KEY_NAMES[kind].toLowerCase();
+	// The parameter to fill: the empty one of the two names, else the only one.
+	const [parameter] = given.find(([, text]) => text === '') ?? given[0];
 	throw inputError(
 		ctx,
 		NO_SEARCH_VALUE[kind],
-		`Enter the ${what.toLowerCase()} to find. ${GIVES_A_VALUE}`,
+		`Enter the ${what} to find. ${GIVES_A_VALUE}`,
 		ctx.getItemIndex(),
+		{ parameter },
 	);
 }
 
@@ -76,7 +90,7 @@ export const customerFindOperation: INodePropertyOptions = {
 	value: 'find',
 	action: 'Find customers',
 	description:
-		'Find customers by email or by first and last name (whole, in any capitals), or by the digits of a phone number',
+		'Find customers by email or by first and last name (whole, in any capitals), by the digits of a phone number, or by customer ID (exactly)',
 	routing: {
 		request: { method: 'GET', url: '/api/public/v1/customers' },
 		send: { paginate: true },
@@ -133,6 +147,12 @@ const properties: INodeProperties[] = [
 				description:
 					'Both names, in any capitals; spaces or invisible characters around them ignored, doubled spaces inside count as one',
 			},
+			{
+				name: 'Customer ID',
+				value: 'id',
+				description:
+					'The ID exactly as the API gives it (cust_…), capitals included; spaces or invisible characters around it ignored',
+			},
 		],
 	},
 	{
@@ -176,6 +196,17 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. Lovelace',
 		description: "The customer's last name; the first name must match too",
 		displayOptions: { show: { findBy: ['name'] } },
+	},
+	{
+		displayName: 'Customer ID',
+		name: 'customerId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. cust_5e0c7a9d2b4f1386',
+		description:
+			"The customer's ID as Create, Get Many or the trigger give it. Spaces and invisible characters around it do not matter; capitals do, and part of an ID finds no one.",
+		displayOptions: { show: { findBy: ['id'] } },
 	},
 	{
 		displayName: 'When Nothing Matches',
