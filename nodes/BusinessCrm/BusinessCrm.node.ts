@@ -21,10 +21,18 @@ const PROPERTIES: INodeProperties[] = [
 			{
 				name: 'Business',
 				value: 'business',
+				builderHint: {
+					propertyHint:
+						'The businesses of the organization; their IDs (biz_…) are what customers belong to',
+				},
 			},
 			{
 				name: 'Customer',
 				value: 'customer',
+				builderHint: {
+					propertyHint:
+						'Create, find or list customers; each belongs to one business and has an ID (cust_…)',
+				},
 			},
 		],
 		default: 'customer',
@@ -55,6 +63,22 @@ export class BusinessCrm implements INodeType {
 			name: 'Business CRM',
 		},
 		usableAsTool: true,
+		// Read by n8n's node catalog (MCP workflow-builder tools, Instance AI); older n8n ignores it.
+		builderHint: {
+			searchHint:
+				'CRM of the Business and Customer Service API: read businesses, create, find and list customers. Business IDs look like biz_…, customer IDs like cust_…; take a business ID from Business › Get Many, never invent one. To add people without duplicates, use Customer › Create with Skip Existing on, or Customer › Find first. For new customers as they arrive, use the Business CRM Trigger.',
+			relatedNodes: [
+				{
+					nodeType: 'n8n-nodes-business-crm.businessCrmTrigger',
+					relationHint: 'Starts a workflow for each new customer',
+				},
+				{
+					nodeType: 'n8n-nodes-base.if',
+					relationHint:
+						'After Find with Output a Not-Found Item, sends the items whose found field is false on to Create',
+				},
+			],
+		},
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [

@@ -87,6 +87,17 @@ export class BusinessCrmTrigger implements INodeType {
 			name: 'Business CRM Trigger',
 		},
 		polling: true,
+		// Read by n8n's node catalog (MCP workflow-builder tools, Instance AI); older n8n ignores it.
+		builderHint: {
+			searchHint:
+				'Starts a workflow once for each customer added to the Business CRM, checked every poll (every minute by default); each item is the new customer with its ID (cust_…). Limit it to one business with Options › Business (biz_…).',
+			relatedNodes: [
+				{
+					nodeType: 'n8n-nodes-business-crm.businessCrm',
+					relationHint: 'Reads the business of the new customer, or finds related customers',
+				},
+			],
+		},
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [

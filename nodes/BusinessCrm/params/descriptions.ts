@@ -10,6 +10,10 @@ export const businessIdLocator: INodeProperties = {
 	required: true,
 	description:
 		'The business, picked from the list or given by its ID, such as biz_8f3a2c91d04e7b65. Business › Get Many lists every business with its ID.',
+	builderHint: {
+		propertyHint:
+			'A business ID such as biz_8f3a2c91d04e7b65, from the list mode or from the id field of a Business › Get Many item; never invent one',
+	},
 	modes: [
 		{
 			displayName: 'From List',

@@ -14,6 +14,10 @@ export const businessGetOperation: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a business',
 	description: 'Get the details of one business of the organization by its ID',
+	builderHint: {
+		propertyHint:
+			'Needs a business ID (biz_…). Take it from Business › Get Many; to use every business, Get Many alone gives their details.',
+	},
 	routing: {
 		request: { method: 'GET' },
 		send: { paginate: true },

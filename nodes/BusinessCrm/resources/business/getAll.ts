@@ -11,6 +11,10 @@ export const businessGetManyOperation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many businesses',
 	description: 'List the businesses of the organization, each with the ID other operations take',
+	builderHint: {
+		propertyHint:
+			'Use first when a later node needs a business ID (biz_…): Customer › Create and the Business filters take an ID from this list, never an invented one.',
+	},
 	routing: {
 		request: { method: 'GET', url: '/api/business/list/all' },
 		send: { paginate: true },

@@ -91,6 +91,10 @@ export const customerFindOperation: INodePropertyOptions = {
 	action: 'Find customers',
 	description:
 		'Find customers by email or by first and last name (whole, in any capitals), by the digits of a phone number, or by customer ID (exactly)',
+	builderHint: {
+		propertyHint:
+			'Use before Customer › Create to avoid duplicates: set When Nothing Matches to Output a Not-Found Item and send items whose found field is false to Create through an If node. Find By Customer ID reads back a cust_… ID from Create or the trigger.',
+	},
 	routing: {
 		request: { method: 'GET', url: '/api/public/v1/customers' },
 		send: { paginate: true },

@@ -40,6 +40,10 @@ export const customerGetManyOperation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many customers',
 	description: 'List the customers of the organization, each with its ID (cust_…)',
+	builderHint: {
+		propertyHint:
+			'To look up one customer by email, phone, name or ID, use Customer › Find instead: Get Many returns the list, filtered at most by business.',
+	},
 	routing: {
 		request: { method: 'GET', url: '/api/public/v1/customers' },
 		send: { paginate: true },

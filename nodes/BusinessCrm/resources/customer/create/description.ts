@@ -86,6 +86,10 @@ const properties: INodeProperties[] = [
 		name: 'skipExisting',
 		type: 'boolean',
 		default: false,
+		builderHint: {
+			propertyHint:
+				'Turn on for any import or any workflow that may run twice for the same person; keep Match On at Email when the rows have emails',
+		},
 		description:
 			'Whether to look the customer up first and, when it is already in the CRM, output the existing customer instead of adding it again, so that an import can safely run twice. Each item then carries _skipExisting: skipped is true only when the customer was already there, created says whether this row created it, result says what happened in words. Costs one read of the whole customer list per execution, shared with Find (one request per 99 customers, however many rows).',
 	},

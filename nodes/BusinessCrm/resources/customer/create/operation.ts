@@ -140,6 +140,10 @@ export const customerCreateOperation: INodePropertyOptions = {
 	action: 'Create a customer',
 	description:
 		"Add a customer to a business's CRM, given the business ID and the customer's first and last name; outputs the new customer with its ID (cust_…)",
+	builderHint: {
+		propertyHint:
+			'The business ID (biz_…) comes from Business › Get Many. For imports (rows from a sheet, a CSV, a form) turn on Skip Existing with Match On Email, so that a re-run adds no one twice; Preview Only shows what would be created. Do not rely on the API to refuse duplicates.',
+	},
 	routing: {
 		request: { method: 'POST', url: CREATE_URL },
 		send: { paginate: true },
