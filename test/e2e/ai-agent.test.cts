@@ -28,6 +28,7 @@ import {
 } from './n8n.cjs';
 import { exampleWorkflow, prepareN8n } from './workflows.cjs';
 import { skipMark } from '../helpers/skip-mark.cjs';
+import { LIST_BUSINESSES, nextStepForModel } from '../../nodes/BusinessCrm/errors/agentAdvice';
 
 const ADD = '/api/business/crm/customer/add';
 const CUSTOMERS = '/api/public/v1/customers';
@@ -283,10 +284,11 @@ describeOnPin('the Business CRM node as an AI Agent tool in a real n8n', () => {
 			);
 		});
 
-		it("an unknown business: the API's words and what to check", () => {
+		it("an unknown business: the API's words, what the model should do next, and the kind", () => {
 			expect(result(2)).toBe(
-				'Create customer failed: the Business CRM API answered 404 "Not Found: Business biz_0000000000000000 not found". The API did not find business "biz_0000000000000000" (or the endpoint). Check the business ID, or pick the business from the list.',
+				`Create customer failed: the Business CRM API answered 404 "Not Found: Business biz_0000000000000000 not found". ${nextStepForModel({ type: 'notFound', argument: 'businessId' })} The API did not find business "biz_0000000000000000" (or the endpoint). Check the business ID, or pick the business from the list.`,
 			);
+			expect(lastItems(agent.requests[2])[0].errorType).toBe('notFound');
 		});
 
 		it('a Create that may have happened, then the same Create in a later tool call: refused, naming the earlier call', () => {
@@ -303,6 +305,37 @@ describeOnPin('the Business CRM node as an AI Agent tool in a real n8n', () => {
 			expect(output?.map((item) => item.json)).toEqual([
 				{ output: 'I could not add Grace Hopper.' },
 			]);
+		});
+	});
+
+	describe('a model that makes up a business ID reads the error, lists the businesses and creates the customer', () => {
+		let agent: AgentRun;
+		const linus = { firstName: 'Linus', lastName: 'Pauling', email: 'linus@example.com' };
+
+		beforeAll(async () => {
+			agent = await runAgent([
+				call(TOOLS.create, { ...linus, businessId: 'biz_made_up_by_the_model' }),
+				// What a model does with the error: the step fails, and the run with it, unless the
+				// result says what happened and what to call next.
+				(request) => {
+					const [item] = lastItems(request);
+					if (item.errorType !== 'notFound' || !String(item.error).includes(LIST_BUSINESSES)) {
+						throw new Error(`the error does not say what to do: ${JSON.stringify(item)}`);
+					}
+					return toolCall(TOOLS.businesses);
+				},
+				(request) => toolCall(TOOLS.create, { ...linus, businessId: lastItems(request)[1].id }),
+				answer('Linus Pauling is in the CRM now.'),
+			]);
+		});
+
+		it('the second Create, with an ID from the list, adds the customer once', () => {
+			expect(creates(agent.api).map((request) => request.status)).toEqual([404, 201]);
+			const added = sandbox.customers.filter((customer) => customer.email === linus.email);
+			expect(added).toEqual([
+				expect.objectContaining({ ...linus, businessId: sandbox.businesses[1].id }),
+			]);
+			expect(lastItems(agent.requests[3])[0]).toMatchObject({ ...linus, id: added[0].id });
 		});
 	});
 

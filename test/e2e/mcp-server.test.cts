@@ -25,6 +25,7 @@ import {
 	type UserFolder,
 } from './n8n.cjs';
 import { exampleWorkflow, prepareN8n } from './workflows.cjs';
+import { nextStepForModel } from '../../nodes/BusinessCrm/errors/agentAdvice';
 
 const ADD_CUSTOMER = '/api/business/crm/customer/add';
 /** The example's path and trigger credential id. */
@@ -267,17 +268,30 @@ describeOnPin("the node's tools behind n8n's MCP Server Trigger", () => {
 		);
 		expect(sandbox.customers).toHaveLength(before);
 
+		// A client that does what the error says: list the businesses, then create with one of them.
+		const next = nextStepForModel({ type: 'notFound', argument: 'businessId' });
+		expect(textOf(result).split('\n\nDetails: ')[0]).toMatch(/ not found"\. Call the /);
+		expect(textOf(result).split('\n\nDetails: ')[0].endsWith(next)).toBe(true);
 		const businesses = await call('Get_many_businesses', {});
 		expect(businesses.isError).toBeFalsy();
-		expect((JSON.parse(textOf(businesses)) as Array<{ id: string }>).map((b) => b.id)).toEqual(
-			sandbox.businesses.map((b) => b.id),
-		);
+		const listed = (JSON.parse(textOf(businesses)) as Array<{ id: string }>).map((b) => b.id);
+		expect(listed).toEqual(sandbox.businesses.map((b) => b.id));
+		const created = await call('Create_a_customer', {
+			businessId: listed[2],
+			firstName: 'Grace',
+			lastName: 'Hopper',
+		});
+		expect(created.isError).toBeFalsy();
+		expect(sandbox.customers).toHaveLength(before + 1);
+		expect(sandbox.customers.at(-1)).toMatchObject({ firstName: 'Grace', businessId: listed[2] });
 	});
 
 	it("a call with an input the node refuses gets the node's advice back", async () => {
 		const result = await call('Find_customers', { email: '   ' });
 		expect(result.isError).toBe(true);
-		expect(textOf(result)).toContain('Email is empty');
+		expect(textOf(result)).toContain(
+			`Email is empty. ${nextStepForModel({ type: 'invalidInput', argument: 'email' })}`,
+		);
 		expect(sandbox.requests).toHaveLength(0);
 	});
 
