@@ -96,3 +96,9 @@ export const TRIGGER_ACTION = /^On new customer$/;
 
 /** The nodes panel when a search finds nothing: 2.8.4, then 2.40.7. */
 export const NO_RESULTS = /We didn't make that\.\.\. yet|No results for "/;
+
+/**
+ * n8n's notice over a node's output fields shown from its schema before it ran (the same words on
+ * 2.8.4, 1.123.81 and 2.41.1: `dataMapping.schemaView.preview` of the editor's English texts).
+ */
+export const SCHEMA_PREVIEW = /Usually outputs the following fields/;

@@ -1,6 +1,8 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { PackageDirectoryLoader } from 'n8n-core';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { loadOutputSchema, PackageDirectoryLoader, resolveOutputSchemaPath } from 'n8n-core';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { OUTPUT_SCHEMAS, SCHEMA_FOLDER } from '../helpers/output-schemas.cjs';
 
 // `npm test` builds first (pretest), so this loads exactly what the package ships.
 const root = join(__dirname, '..', '..');
@@ -46,5 +48,51 @@ describe('the built package, loaded by n8n-core the way n8n loads a community pa
 		for (const icon of ['businessCrm.svg', 'businessCrm.dark.svg']) {
 			expect(existsSync(join(root, 'dist/icons', icon))).toBe(true);
 		}
+	});
+
+	it("has an output schema for every operation, where n8n's schema preview looks for it", async () => {
+		const loader = new PackageDirectoryLoader(root);
+		await loader.loadAll();
+		const [node, trigger] = loader.types.nodes;
+		// As n8n resolves it: the folder of the node's .js file, from the package's own directory.
+		const folderOf = (name: string) => join(root, dirname(loader.known.nodes[name].sourcePath));
+		const choices = (property?: INodeProperties) =>
+			(property?.options as INodePropertyOptions[]).map((option) => String(option.value));
+		const operations = choices(node.properties.find((p) => p.name === 'resource')).flatMap(
+			(resource) =>
+				choices(
+					node.properties.find(
+						(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource),
+					),
+				).map((operation) => [resource, operation]),
+		);
+		const schemas = Object.entries(OUTPUT_SCHEMAS).flatMap(([resource, byOperation]) =>
+			Object.keys(byOperation).map((operation) => [resource, operation]),
+		);
+		expect(operations.map(String).sort()).toEqual(schemas.map(String).sort());
+		const nodeDir = folderOf('businessCrm');
+		for (const [resource, operation] of operations) {
+			const source = join(root, 'nodes/BusinessCrm', SCHEMA_FOLDER, resource, `${operation}.json`);
+			// The route /schemas/<type>/1.0.0/<resource>/<operation>.json, and the AI builder's lookup.
+			const served = resolveOutputSchemaPath({ nodeDir, version: '1.0.0', resource, operation });
+			expect(served).toBe(join(nodeDir, SCHEMA_FOLDER, resource, `${operation}.json`));
+			expect(readFileSync(served!, 'utf8')).toBe(readFileSync(source, 'utf8'));
+			const looked = loadOutputSchema({
+				nodeDir,
+				version: node.version as number,
+				resource,
+				operation,
+			});
+			expect(looked).toEqual(OUTPUT_SCHEMAS[resource][operation]);
+		}
+		// The trigger ships none: 2.x shows no trigger's preview, 1.123.81 would show one if it did.
+		expect(trigger.name).toBe('businessCrmTrigger');
+		expect(
+			loadOutputSchema({
+				nodeDir: folderOf('businessCrmTrigger'),
+				version: 1,
+				versionFallback: true,
+			}),
+		).toBeUndefined();
 	});
 });

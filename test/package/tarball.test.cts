@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import { SCREENSHOT_ROOT } from '../editor/browser.cjs';
+import { OUTPUT_SCHEMAS, SCHEMA_FOLDER } from '../helpers/output-schemas.cjs';
 import { MAX_PACKED_BYTES, tarballProblems, type Pack } from '../scan/tarball.cjs';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -37,6 +38,7 @@ const TRACKED = [
 	'credentials/BusinessCrmApi.credentials.ts',
 	'nodes/BusinessCrm/BusinessCrm.node.ts',
 	'nodes/BusinessCrm/BusinessCrm.node.json',
+	'nodes/BusinessCrm/__schema__/v1.0.0/customer/create.json',
 	'icons/businessCrm.svg',
 	'test/editor/browser.cts',
 ];
@@ -58,6 +60,7 @@ const PACKAGE = [
 	'dist/nodes/BusinessCrm/BusinessCrm.node.d.ts',
 	'dist/nodes/BusinessCrm/BusinessCrm.node.js.map',
 	'dist/nodes/BusinessCrm/BusinessCrm.node.json',
+	'dist/nodes/BusinessCrm/__schema__/v1.0.0/customer/create.json',
 	'dist/credentials/BusinessCrmApi.credentials.js',
 	'dist/icons/businessCrm.svg',
 ];
@@ -78,8 +81,17 @@ describe('the release tarball holds only the package', () => {
 		});
 	});
 
-	it('the build copies no image but the icons', () => {
-		expect(copiedByBuild().filter((file) => !file.startsWith('icons/'))).toEqual([]);
+	it("the build copies no image but the icons, and no JSON but the node's output schemas", () => {
+		const schemas = Object.entries(OUTPUT_SCHEMAS).flatMap(([resource, byOperation]) =>
+			Object.keys(byOperation).map(
+				(operation) => `nodes/BusinessCrm/${SCHEMA_FOLDER}/${resource}/${operation}.json`,
+			),
+		);
+		expect(
+			copiedByBuild()
+				.filter((file) => !file.startsWith('icons/'))
+				.sort(),
+		).toEqual(schemas.sort());
 	});
 
 	it('the package itself passes the check', () => {
@@ -88,6 +100,13 @@ describe('the release tarball holds only the package', () => {
 
 	it('a screenshot in the tarball fails the check', () => {
 		const stray = 'dist/test/editor/screenshots/journey/01-nodes-panel.png';
+		expect(tarballProblems(packOf([...PACKAGE, stray]), TRACKED, ENTRY_POINTS)).toEqual([
+			`not part of the package: ${stray} (10 bytes)`,
+		]);
+	});
+
+	it('an output schema with no tracked source fails the check', () => {
+		const stray = 'dist/nodes/BusinessCrm/__schema__/v1.0.0/customer/delete.json';
 		expect(tarballProblems(packOf([...PACKAGE, stray]), TRACKED, ENTRY_POINTS)).toEqual([
 			`not part of the package: ${stray} (10 bytes)`,
 		]);

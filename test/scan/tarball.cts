@@ -8,6 +8,7 @@
  * - the compiled nodes and credential: dist/<nodes|credentials>/**.{js,d.ts,js.map} of a tracked .ts;
  * - the icons: dist/icons/<name>.svg of a tracked icons/<name>.svg;
  * - the codex files: dist/nodes/**.node.json of a tracked nodes/**.node.json;
+ * - the output schemas: dist/nodes/**\/__schema__/**.json of a tracked one under nodes/;
  * - package.json, README.md, LICENSE.md; and tsc's by-products of the build, dist/package.json
  *   (tsconfig.json includes package.json) and dist/tsconfig.tsbuildinfo.
  *
@@ -44,7 +45,11 @@ export function allowedPaths(tracked: string[]): Set<string> {
 		if (/^(nodes|credentials)\/.+(?<!\.d)\.ts$/.test(file)) {
 			const stem = `dist/${file.replace(/\.ts$/, '')}`;
 			for (const suffix of ['.js', '.d.ts', '.js.map']) allowed.add(stem + suffix);
-		} else if (/^nodes\/.+\.node\.json$/.test(file) || /^icons\/[^/]+\.svg$/.test(file)) {
+		} else if (
+			/^nodes\/.+\.node\.json$/.test(file) ||
+			/^nodes\/.+\/__schema__\/.+\.json$/.test(file) ||
+			/^icons\/[^/]+\.svg$/.test(file)
+		) {
 			allowed.add(`dist/${file}`);
 		}
 	}
