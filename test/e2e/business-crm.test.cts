@@ -20,8 +20,11 @@ import {
 import { behaviourOf } from './versions.cjs';
 import { exampleWorkflow, prepareN8n, withNode } from './workflows.cjs';
 import { skipMark } from '../helpers/skip-mark.cjs';
+import { OUTPUT_SCHEMAS } from '../helpers/output-schemas.cjs';
+import { previewedFields, previewNames } from '../editor/schema-preview.cjs';
 
 const CUSTOMERS = '/api/public/v1/customers';
+const NODE_TYPE = 'n8n-nodes-business-crm.businessCrm';
 
 describe('Business CRM in a real n8n', () => {
 	let sandbox: Sandbox;
@@ -290,6 +293,7 @@ describe('Business CRM in a real n8n', () => {
 					{
 						error:
 							"The Base URL's host 127.0.0.1 is not among the Allowed Domains of the Business CRM credential (api.example.com), so the node sends nothing. Open the credential and add 127.0.0.1 to Allowed Domains, or set Allowed HTTP Request Domains to All.",
+						errorType: 'configuration',
 					},
 				],
 			]);
@@ -322,6 +326,26 @@ describe('Business CRM in a real n8n', () => {
 				status: 'OK',
 				message: 'Connection successful!',
 			});
+		});
+
+		it("serves each operation's output schema where the editor asks for it, and none for the trigger", async () => {
+			const get = async (path: string) => await fetch(`${n8n.url}/schemas/${path}.json`);
+			for (const [resource, byOperation] of Object.entries(OUTPUT_SCHEMAS)) {
+				for (const [operation, schema] of Object.entries(byOperation)) {
+					// The editor pads the type version to three parts: 1 is asked for as 1.0.0.
+					const served = await get(`${NODE_TYPE}/1.0.0/${resource}/${operation}`);
+					expect([resource, operation, served.status]).toEqual([resource, operation, 200]);
+					expect(await served.json()).toEqual(schema);
+				}
+			}
+			expect((await get(`${NODE_TYPE}Trigger/1.0.0`)).status).toBe(404);
+		});
+
+		it("shows Create's output fields in the next node's input panel before anything ran", async () => {
+			sandbox.clearLog();
+			const shown = await previewedFields(n8n.url, session, sandbox, `schema-preview-${version}`);
+			expect(shown).toEqual(previewNames(OUTPUT_SCHEMAS.customer.create));
+			expect(sandbox.requests).toEqual([]);
 		});
 
 		/** What the credential modal shows differs by n8n version: see versions.cts. */

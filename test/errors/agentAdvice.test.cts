@@ -16,6 +16,7 @@ import {
 	useSandbox,
 } from '../helpers/fixtures.cjs';
 import { always, json, SCRIPTED_KEY, withApi } from '../helpers/scripted-api.cjs';
+import { OUTPUT_SCHEMAS } from '../helpers/output-schemas.cjs';
 import {
 	DEFAULT_WAIT_SECONDS,
 	LIST_BUSINESSES,
@@ -62,6 +63,15 @@ describe('what a model is told to do next', () => {
 		const node = { type: 'n8n-nodes-business-crm.businessCrmTool' };
 		expect(runsAsTool(node as never)).toBe(true);
 		expect(runsAsTool({ type: 'n8n-nodes-business-crm.businessCrm' } as never)).toBe(false);
+	});
+
+	it("every output schema lists exactly the kinds, so the editor's preview and a drift agree", () => {
+		for (const byOperation of Object.values(OUTPUT_SCHEMAS)) {
+			for (const schema of Object.values(byOperation)) {
+				const properties = schema.properties as Record<string, { enum?: string[] }>;
+				expect(properties.errorType.enum).toEqual(ERROR_TYPES);
+			}
+		}
 	});
 
 	it('an error without a known kind counts as a problem with the input', () => {

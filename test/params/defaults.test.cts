@@ -77,6 +77,8 @@ const ACTION_DEFAULTS = [
 	['phone [customer/find]', ''],
 	['firstName [customer/find]', ''],
 	['lastName [customer/find]', ''],
+	// Added before the first release, shown only with Find By › Customer ID.
+	['customerId [customer/find]', ''],
 	// Added before the first release; its default is what Find did before it existed.
 	['whenNothingMatches [customer/find]', 'nothing'],
 	['returnAll [customer/getAll]', false],
