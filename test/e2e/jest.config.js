@@ -7,4 +7,7 @@
 module.exports = require('../helpers/slow-suite.config.js')('e2e', {
 	// Installs n8n once, before any worker starts, so no test timeout has to cover it.
 	globalSetup: '<rootDir>/test/e2e/global-setup.cts',
+	// Two files at once: each has its own n8n, user folder, ports and sandbox, and much of a
+	// file's time is n8n starting or a trigger waiting for its poll. E2E_WORKERS=1 runs one.
+	maxWorkers: Number(process.env.E2E_WORKERS ?? 2),
 });

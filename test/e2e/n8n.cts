@@ -929,6 +929,8 @@ export interface ExecuteResult {
 	/** True when n8n reported the execution successful (exit 0 and no resultData.error). */
 	success: boolean;
 	exitCode: number | null;
+	/** The signal that ended the process, when one did. */
+	signal: NodeJS.Signals | null;
 	/** The process was killed after timeoutMs (default 180 s). */
 	timedOut: boolean;
 	stdout: string;
@@ -1000,15 +1002,31 @@ export async function executeWorkflow(
 	workflowId: string,
 	options: { timeoutMs?: number } = {},
 ): Promise<ExecuteResult> {
-	const result = await runN8n(folder, ['execute', `--id=${workflowId}`, '--rawOutput'], {
-		timeoutMs: options.timeoutMs,
-		env: { N8N_LOG_FORMAT: 'json' },
-	});
+	const execute = async () =>
+		await runN8n(folder, ['execute', `--id=${workflowId}`, '--rawOutput'], {
+			timeoutMs: options.timeoutMs,
+			env: { N8N_LOG_FORMAT: 'json' },
+		});
+	let result = await execute();
+	// Killed by a signal this suite did not send, before it printed a run (seen once, n8n 2.41.1
+	// with two test files at once; cause unknown): once more, said aloud. A run that had sent
+	// requests would show them twice to the test's own checks, so nothing is hidden.
+	if (
+		result.signal !== null &&
+		!result.timedOut &&
+		parseExecuteOutput(result.stdout).run === undefined
+	) {
+		console.warn(
+			`n8n execute was killed by ${result.signal} before it printed a run; running it again`,
+		);
+		result = await execute();
+	}
 	const { run, logs } = parseExecuteOutput(result.stdout);
 	return {
 		run,
 		success: result.code === 0 && run !== undefined && run.data.resultData.error === undefined,
 		exitCode: result.code,
+		signal: result.signal,
 		timedOut: result.timedOut,
 		stdout: result.stdout,
 		stderr: result.stderr,
@@ -1029,7 +1047,7 @@ export function whyFailed(result: ExecuteResult): string | undefined {
 		? `${error.message}${error.node?.name ? ` (node "${error.node.name}")` : ''}`
 		: result.timedOut
 			? 'n8n execute was killed after its timeout'
-			: `n8n exited with ${result.exitCode}${result.run === undefined ? ' and printed no run data' : ''}`;
+			: `n8n ${result.signal ? `was killed by ${result.signal}` : `exited with ${result.exitCode}`}${result.run === undefined ? ' and printed no run data' : ''}`;
 	return `${what}\n--- stderr (end)\n${result.stderr.slice(-3000)}\n--- logs (end)\n${result.logs.slice(-30).join('\n')}`;
 }
 
