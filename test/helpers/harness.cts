@@ -5,6 +5,7 @@
  * applies it (its expressions resolved by the workflow's expression engine), and requests go over
  * real HTTP. n8n's own NodeTestHarness is not published on npm, hence this file.
  */
+import { createNodeAsTool } from 'n8n-core/dist/execution-engine/node-execution-context/utils/create-node-as-tool';
 import {
 	DirectoryLoader,
 	ExecutionLifecycleHooks,
@@ -576,4 +577,25 @@ export async function testCredential(credentials: CrmCredentials): Promise<Crede
 		return { status: 'Error', message: error.message };
 	}
 	return { status: 'OK', message: 'Connection successful!' };
+}
+
+/**
+ * The node as n8n hands it to an AI Agent (createNodeAsTool): when the model calls the tool, its
+ * arguments become the node's one input item and the node runs (makeHandleToolInvocation), so
+ * its $fromAI expressions are resolved from that item, as in a real agent run.
+ */
+export function toolOf(node: INode, nodeType: INodeType, credentials: CrmCredentials) {
+	return createNodeAsTool({
+		node,
+		nodeType,
+		handleToolInvocation: async (args: unknown) => {
+			const { items, error } = await runNode({
+				credentials,
+				parameters: node.parameters,
+				items: [args as IDataObject],
+			});
+			if (error) throw error;
+			return JSON.stringify(items.map((item) => item.json));
+		},
+	}).response;
 }

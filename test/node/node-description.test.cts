@@ -1,5 +1,4 @@
 // n8n-core's own converter from a node to an AI Agent tool; not re-exported from its index.
-import { createNodeAsTool } from 'n8n-core/dist/execution-engine/node-execution-context/utils/create-node-as-tool';
 import {
 	getToolDescriptionForNode,
 	NodeHelpers,
@@ -10,7 +9,7 @@ import {
 import codex from '../../nodes/BusinessCrm/BusinessCrm.node.json';
 import triggerCodex from '../../nodes/BusinessCrmTrigger/BusinessCrmTrigger.node.json';
 import packageJson from '../../package.json';
-import { loadNodeType, NODE_TYPE, onlyType, runNode, savedNode } from '../helpers/harness.cjs';
+import { loadNodeType, NODE_TYPE, onlyType, savedNode, toolOf } from '../helpers/harness.cjs';
 import { startSandbox, type Sandbox } from '../sandbox/server.cjs';
 import { credentialsFor } from '../helpers/fixtures.cjs';
 import { DEFAULT_RETRY_POLICY } from '../../nodes/BusinessCrm/api/retries';
@@ -189,25 +188,8 @@ describe('node description', () => {
 		});
 		afterAll(async () => await sandbox.close());
 
-		/**
-		 * What n8n does when the model calls the tool (makeHandleToolInvocation in n8n-core): the
-		 * model's arguments become the node's one input item, and the node runs. Its $fromAI
-		 * expressions are then resolved by n8n-workflow from that item, as in a real agent run.
-		 */
 		const asTool = (parameters: INode['parameters']) =>
-			createNodeAsTool({
-				node: node(parameters),
-				nodeType,
-				handleToolInvocation: async (args: unknown) => {
-					const { items, error } = await runNode({
-						credentials: credentialsFor(sandbox),
-						parameters,
-						items: [args as Record<string, string>],
-					});
-					if (error) throw error;
-					return JSON.stringify(items.map((item) => item.json));
-				},
-			}).response;
+			toolOf(node(parameters), nodeType, credentialsFor(sandbox));
 
 		it('lets a model fill Create through $fromAI, with the parameters described', async () => {
 			const parameters = {

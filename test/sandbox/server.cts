@@ -460,7 +460,8 @@ const CUSTOMER_RESERVED_FIELDS = new Set([
 /* Server                                                                                      */
 /* ------------------------------------------------------------------------------------------ */
 
-const BUSINESS_LIST_SHAPES: ReadonlySet<string> = new Set<BusinessListShape>([
+/** Every business list shape the sandbox can answer in. */
+export const BUSINESS_LIST_SHAPES: ReadonlySet<string> = new Set<BusinessListShape>([
 	'paginated',
 	'array',
 	'content-array',

@@ -5,7 +5,12 @@
  * per case (see closed() in test/helpers/output-schemas.cts).
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { startSandbox, type BusinessListShape, type Sandbox } from '../../sandbox/server.cjs';
+import {
+	BUSINESS_LIST_SHAPES,
+	startSandbox,
+	type BusinessListShape,
+	type Sandbox,
+} from '../../sandbox/server.cjs';
 import { runNode, type RunOptions } from '../../helpers/harness.cjs';
 import { credentialsFor, getBusinessOf } from '../../helpers/fixtures.cjs';
 import { always, withApi } from '../../helpers/scripted-api.cjs';
@@ -83,20 +88,18 @@ describe('Business output schemas', () => {
 	});
 
 	describe('Get Many', () => {
-		it.each<BusinessListShape>([
-			'paginated',
-			'array',
-			'content-array',
-			'content-businesses',
-			'content-items',
-			'data',
-		])('fits the %s list shape', async (shape) => {
-			sandbox.setBusinessListShape(shape);
-			const { items, error } = await inSandbox(GET_MANY);
-			expect(error).toBeUndefined();
-			expect(items).toHaveLength(sandbox.businesses.length);
-			expect(schemaProblems('business', 'getAll', items, SANDBOX_ONLY_FIELDS.business)).toEqual([]);
-		});
+		it.each([...BUSINESS_LIST_SHAPES] as BusinessListShape[])(
+			'fits the %s list shape',
+			async (shape) => {
+				sandbox.setBusinessListShape(shape);
+				const { items, error } = await inSandbox(GET_MANY);
+				expect(error).toBeUndefined();
+				expect(items).toHaveLength(sandbox.businesses.length);
+				expect(schemaProblems('business', 'getAll', items, SANDBOX_ONLY_FIELDS.business)).toEqual(
+					[],
+				);
+			},
+		);
 
 		const two: IDataObject[] = [
 			{ id: 'biz_1', name: 'Acme' },

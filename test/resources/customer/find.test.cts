@@ -1,5 +1,5 @@
 import { type Sandbox } from '../../sandbox/server.cjs';
-import { loadNodeType, NODE_TYPE, runNode, savedNode } from '../../helpers/harness.cjs';
+import { loadNodeType, NODE_TYPE, runNode, savedNode, toolOf } from '../../helpers/harness.cjs';
 import { createAda, credentialsFor, requestsTo, useSandbox } from '../../helpers/fixtures.cjs';
 import { startApi, json } from '../../helpers/scripted-api.cjs';
 import {
@@ -9,12 +9,27 @@ import {
 } from '../../../nodes/BusinessCrm/resources/customer/find';
 import { GIVES_A_VALUE } from '../../../nodes/BusinessCrm/params/parameters';
 // n8n-core's own converter from a node to an AI Agent tool; not re-exported from its index.
-import { createNodeAsTool } from 'n8n-core/dist/execution-engine/node-execution-context/utils/create-node-as-tool';
 
 const CUSTOMERS = '/api/public/v1/customers';
 const nodeType = loadNodeType();
 /** The advice for a search value that is empty. */
 const enterHelp = (what: string) => `Enter the ${what} to find. ${GIVES_A_VALUE}`;
+
+type Items = Array<Record<string, unknown>>;
+
+/** Customer › Find in `sandbox` with `parameters`, on `items` (one empty item by default). */
+const findIn = (
+	sandbox: Sandbox,
+	parameters: Record<string, unknown>,
+	items?: Items,
+	onError?: 'continueRegularOutput',
+) =>
+	runNode({
+		credentials: credentialsFor(sandbox),
+		parameters: { resource: 'customer', operation: 'find', ...parameters },
+		items: items as never,
+		onError,
+	});
 
 describe('Customer › Find', () => {
 	let sandbox: Sandbox;
@@ -22,15 +37,9 @@ describe('Customer › Find', () => {
 
 	const find = (
 		parameters: Record<string, unknown>,
-		items?: Array<Record<string, unknown>>,
+		items?: Items,
 		onError?: 'continueRegularOutput',
-	) =>
-		runNode({
-			credentials: credentialsFor(sandbox),
-			parameters: { resource: 'customer', operation: 'find', ...parameters },
-			items: items as never,
-			onError,
-		});
+	) => findIn(sandbox, parameters, items, onError);
 
 	it('a customer deleted before a later page is read: the list is read again, and a customer past that page is found', async () => {
 		const wanted = sandbox.customers[249];
@@ -285,15 +294,9 @@ describe('Customer › Find by ID', () => {
 
 	const find = (
 		parameters: Record<string, unknown>,
-		items?: Array<Record<string, unknown>>,
+		items?: Items,
 		onError?: 'continueRegularOutput',
-	) =>
-		runNode({
-			credentials: credentialsFor(sandbox),
-			parameters: { resource: 'customer', operation: 'find', findBy: 'id', ...parameters },
-			items: items as never,
-			onError,
-		});
+	) => findIn(sandbox, { findBy: 'id', ...parameters }, items, onError);
 	/** The ID of each input item, from an expression, as a Create or the trigger hands it on. */
 	const eachId = (ids: unknown[], extra: Record<string, unknown> = {}) =>
 		find(
@@ -403,20 +406,11 @@ describe('Customer › Find by ID', () => {
 				"={{ $fromAI('customerId', 'ID of the customer, like cust_5e0c7a9d2b4f1386', 'string') }}",
 			whenNothingMatches: 'notFoundItem',
 		};
-		const tool = createNodeAsTool({
-			node: savedNode('Find a customer by ID', NODE_TYPE, parameters, '1'),
+		const tool = toolOf(
+			savedNode('Find a customer by ID', NODE_TYPE, parameters, '1'),
 			nodeType,
-			// What n8n does on a tool call: the model's arguments become the node's one input item.
-			handleToolInvocation: async (args: unknown) => {
-				const { items, error } = await runNode({
-					credentials: credentialsFor(sandbox),
-					parameters,
-					items: [args as Record<string, string>],
-				});
-				if (error) throw error;
-				return JSON.stringify(items.map((item) => item.json));
-			},
-		}).response;
+			credentialsFor(sandbox),
+		);
 		const shape = (tool.schema as unknown as { shape: Record<string, { description?: string }> })
 			.shape;
 		expect(Object.keys(shape)).toEqual(['customerId']);
