@@ -57,6 +57,13 @@ describe('what a model is told to do next', () => {
 			'Wait 7 s and call this tool again.',
 		);
 		expect(nextStepForModel({ type: 'rateLimited' })).toContain(`Wait ${DEFAULT_WAIT_SECONDS} s`);
+		// Without an argument to name (a 404 of Get Many's filter check, an API 400):
+		expect(nextStepForModel({ type: 'notFound' })).toBe(
+			`${LIST_BUSINESSES}, then call this tool again with it.`,
+		);
+		expect(nextStepForModel({ type: 'invalidInput' })).toMatch(
+			/^Correct what the message names and call this tool again;/,
+		);
 	});
 
 	it('the tool variant is the node type n8n appends "Tool" to', () => {
@@ -264,6 +271,16 @@ describe('optional arguments a model leaves empty count as not given', () => {
 		);
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(50);
+	});
+
+	it('a call written with spaces and other capitals is still read; a Limit given as text counts', async () => {
+		const limit = "={{ $fromAi( 'limit', 'how many', 'number') }}";
+		const given = await getMany({ limit }, { limit: '7' });
+		expect(given.error).toBeUndefined();
+		expect(given.items).toHaveLength(7);
+		const empty = await getMany({ limit }, { limit: '' });
+		expect(empty.error).toBeUndefined();
+		expect(empty.items).toHaveLength(50);
 	});
 
 	it('a Business filter left empty reads every business', async () => {
