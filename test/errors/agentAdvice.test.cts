@@ -264,6 +264,15 @@ describe('optional arguments a model leaves empty count as not given', () => {
 			asTool: true,
 		});
 
+	it('Return All and Limit left out of the call: the first 50', async () => {
+		const { items, error } = await getMany(
+			{ returnAll: fromAi('returnAll', 'boolean'), limit: fromAi('limit', 'number') },
+			{},
+		);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(50);
+	});
+
 	it.each([[''], [' '], [null]])('Return All and Limit given %j: the first 50', async (empty) => {
 		const { items, error } = await getMany(
 			{ returnAll: fromAi('returnAll', 'boolean'), limit: fromAi('limit', 'number') },
