@@ -8,6 +8,8 @@ module.exports = require('../helpers/slow-suite.config.js')('e2e', {
 	// Installs n8n once, before any worker starts, so no test timeout has to cover it.
 	globalSetup: '<rootDir>/test/e2e/global-setup.cts',
 	// Two files at once: each has its own n8n, user folder, ports and sandbox, and much of a
-	// file's time is n8n starting or a trigger waiting for its poll. E2E_WORKERS=1 runs one.
+	// file's time is n8n starting or a trigger waiting for its poll. E2E_WORKERS=1 runs one, as
+	// test:e2e:latest does: n8n 2.41.1 on Node 24 crashed (SIGSEGV, SIGKILL) in `n8n execute`
+	// in two of two runs with two files at once, and in none of one run one at a time.
 	maxWorkers: Number(process.env.E2E_WORKERS ?? 2),
 });

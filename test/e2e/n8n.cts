@@ -1008,9 +1008,10 @@ export async function executeWorkflow(
 			env: { N8N_LOG_FORMAT: 'json' },
 		});
 	let result = await execute();
-	// Killed by a signal this suite did not send, before it printed a run (seen once, n8n 2.41.1
-	// with two test files at once; cause unknown): once more, said aloud. A run that had sent
-	// requests would show them twice to the test's own checks, so nothing is hidden.
+	// Killed by a signal this suite did not send, before it printed a run (n8n 2.41.1 on Node 24
+	// with two test files at once: SIGKILL once, SIGSEGV in both tries of another run; cause
+	// unknown): once more, said aloud. A run that had sent requests would show them twice to the
+	// test's own checks, so nothing is hidden.
 	if (
 		result.signal !== null &&
 		!result.timedOut &&
