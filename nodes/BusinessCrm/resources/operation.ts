@@ -81,7 +81,8 @@ export function runOperation(handler: OperationHandler) {
 			const error = asNodeError(this, caught);
 			// Here for every error, those thrown ready-made by the handler included.
 			error.context.itemIndex = itemIndex;
-			const errorType = typed(error, errorTypeOf(error)).context.errorType as ErrorType;
+			const errorType = errorTypeOf(error);
+			typed(error, errorType);
 			if (runsAsTool(this.getNode())) tellModel(this, error, errorType);
 			if (!this.continueOnFail()) throw error;
 			// Message then advice in one key: n8n replaces the json of items that carry an error
