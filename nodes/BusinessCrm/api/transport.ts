@@ -236,7 +236,8 @@ async function sendWithRetries(
 		if (retryable && (await waitForRetry(waitMs))) continue;
 		if (status >= 400) {
 			const error = httpError(ctx, reply, secrets, what, itemIndex, advice(reply));
-			if (status >= 500 && !idempotent) typed(error, 'unknownOutcome');
+			// A 5xx may have changed something: a write's outcome is then unknown, as after a timeout.
+			if (status >= 500) typed(error, typeOfFailure('maybe', !idempotent, 'unavailable'));
 			// What a caller that cannot read the advice (a model) should wait before trying again.
 			if (status === 429) error.context.retryAfterSeconds = Math.ceil(waitMs / 1000);
 			throw error;
