@@ -31,7 +31,10 @@ import {
 	rowLabel,
 } from '../../nodes/BusinessCrm/resources/customer/create/importRun';
 import { previewResult } from '../../nodes/BusinessCrm/resources/customer/create/preview';
-import { NO_MATCH_VALUE_HELP } from '../../nodes/BusinessCrm/resources/customer/create/skipExisting';
+import {
+	NO_MATCH_VALUE_CHOICES,
+	NO_MATCH_VALUE_TO_ERROR_OUTPUT,
+} from '../../nodes/BusinessCrm/resources/customer/create/skipExisting';
 
 const ADD_CUSTOMER = '/api/business/crm/customer/add';
 
@@ -106,6 +109,10 @@ describeOnPin('the example workflows, run as shipped in a real n8n', () => {
 				) as unknown,
 			}),
 		]);
+		// The node already sends such rows to the error output: the advice does not tell to.
+		const notAdded = String(nodeOutput(run, 'Not Added')[0].error);
+		expect(notAdded.endsWith(NO_MATCH_VALUE_CHOICES)).toBe(true);
+		expect(notAdded).not.toContain(NO_MATCH_VALUE_TO_ERROR_OUTPUT);
 		expect(added()).toHaveLength(2);
 		// n8n sends a declarative node's items at the same time, so the CRM may hold them in either
 		// order; the node's output keeps the rows' order.
@@ -171,7 +178,7 @@ describeOnPin('the example workflows, run as shipped in a real n8n', () => {
 		const label = rowLabel(2, 'Edsger', 'Dijkstra').replace(/^row/, 'Row');
 		const refusal = String(mark(preview[2]).error);
 		expect(refusal.startsWith(`${label}: Email is empty, so the node cannot tell`)).toBe(true);
-		expect(refusal).toContain(NO_MATCH_VALUE_HELP);
+		expect(refusal).toContain(`${NO_MATCH_VALUE_TO_ERROR_OUTPUT} ${NO_MATCH_VALUE_CHOICES}`);
 		// Summarize's own field names: the path with dots as underscores, and count_ before it.
 		expect(nodeOutput(run, 'Count by Outcome')).toEqual([
 			{ _skipExisting_outcome: 'alreadyExists', count__skipExisting_outcome: 1 },

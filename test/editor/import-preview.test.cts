@@ -17,7 +17,10 @@ import {
 	STOPPED_BEFORE,
 } from '../../nodes/BusinessCrm/resources/customer/create/importRun';
 import { previewResult } from '../../nodes/BusinessCrm/resources/customer/create/preview';
-import { NO_MATCH_VALUE_HELP } from '../../nodes/BusinessCrm/resources/customer/create/skipExisting';
+import {
+	NO_MATCH_VALUE_CHOICES,
+	NO_MATCH_VALUE_TO_ERROR_OUTPUT,
+} from '../../nodes/BusinessCrm/resources/customer/create/skipExisting';
 import { MATCH_KEY_NAMES } from '../../nodes/BusinessCrm/state/customerIndex';
 import { startSandbox, type Sandbox } from '../sandbox/server.cjs';
 import { waitForText, type Steps } from './browser.cjs';
@@ -176,7 +179,9 @@ describe('Create with Preview Only, and a real import the API stops, in the edit
 			expect(edsger).toContain(
 				`"error": ${shown(`${errorLabel(2, PREVIEW_ROWS[2])}: ${NO_EMAIL}`).slice(0, -1)}`,
 			);
-			expect(edsger).toContain(shown(NO_MATCH_VALUE_HELP).slice(1, -1));
+			expect(edsger).toContain(
+				shown(`${NO_MATCH_VALUE_TO_ERROR_OUTPUT} ${NO_MATCH_VALUE_CHOICES}`).slice(1, -1),
+			);
 			// The screenshot shows the refused row, at the end of the list.
 			// The panel, not the text: n8n re-renders the JSON lines while they settle.
 			await editor.outputPanel().hover();

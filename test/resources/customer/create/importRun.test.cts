@@ -7,7 +7,10 @@ import {
 	NOTHING_SENT,
 	rowLabel,
 } from '../../../../nodes/BusinessCrm/resources/customer/create/importRun';
-import { NO_MATCH_VALUE_HELP } from '../../../../nodes/BusinessCrm/resources/customer/create/skipExisting';
+import {
+	NO_MATCH_VALUE_CHOICES,
+	NO_MATCH_VALUE_TO_ERROR_OUTPUT,
+} from '../../../../nodes/BusinessCrm/resources/customer/create/skipExisting';
 
 const ADD = '/api/business/crm/customer/add';
 const CUSTOMERS = '/api/public/v1/customers';
@@ -54,7 +57,7 @@ describe('Customer › Create: a run checks every row first and says what it wro
 			'Row 5 (Edsger Dijkstra): Email is empty, so the node cannot tell whether this customer already exists',
 		);
 		expect(error?.description).toBe(
-			`Give this row an email. ${NO_MATCH_VALUE_HELP} ${NOTHING_SENT}`,
+			`Give this row an email. ${NO_MATCH_VALUE_TO_ERROR_OUTPUT} ${NO_MATCH_VALUE_CHOICES} ${NOTHING_SENT}`,
 		);
 		expect(items).toEqual([]);
 		// Nothing at all: not even the list read.

@@ -4,7 +4,8 @@ import { runNode, runToolCall } from '../../../helpers/harness.cjs';
 import { createAda, credentialsFor, requestsTo, useSandbox } from '../../../helpers/fixtures.cjs';
 import { previewResult } from '../../../../nodes/BusinessCrm/resources/customer/create/preview';
 import {
-	NO_MATCH_VALUE_HELP,
+	NO_MATCH_VALUE_CHOICES,
+	NO_MATCH_VALUE_TO_ERROR_OUTPUT,
 	SKIP_MARK as MARK,
 } from '../../../../nodes/BusinessCrm/resources/customer/create/skipExisting';
 
@@ -102,7 +103,7 @@ describe('Customer › Create › Preview Only (Write Nothing)', () => {
 				'Would stop with an error: Email is empty, so the node cannot tell whether this customer already exists',
 			matchOn: 'email',
 			preview: true,
-			error: `Row 5 (Edsger Dijkstra): Email is empty, so the node cannot tell whether this customer already exists. Give this row an email. ${NO_MATCH_VALUE_HELP}`,
+			error: `Row 5 (Edsger Dijkstra): Email is empty, so the node cannot tell whether this customer already exists. Give this row an email. ${NO_MATCH_VALUE_TO_ERROR_OUTPUT} ${NO_MATCH_VALUE_CHOICES}`,
 		});
 		// A row refused after its fields were read keeps them; one refused while reading has none.
 		expect(items[4].json).toMatchObject({ id: null, firstName: 'Edsger', lastName: 'Dijkstra' });

@@ -17,7 +17,8 @@ import {
 } from '../../../helpers/fixtures.cjs';
 import {
 	EARLIER_MAYBE_CREATED,
-	NO_MATCH_VALUE_HELP,
+	NO_MATCH_VALUE_CHOICES,
+	NO_MATCH_VALUE_TO_ERROR_OUTPUT,
 	OWN_MARK_FIELD,
 	OWN_MARK_FIELD_FIX,
 	SKIP_MARK as MARK,
@@ -422,7 +423,10 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 			{ firstName: 'Blank', lastName: 'Mail', email: '   ', phone: '+1 555 0100' },
 		];
 
-		const noEmail = `Email is empty, so the node cannot tell whether this customer already exists. Give this row an email. ${NO_MATCH_VALUE_HELP}`;
+		const noEmailError = 'Email is empty, so the node cannot tell whether this customer already exists';
+		// The advice leaves out Settings › On Error when the row is already on the error output.
+		const noEmail = `${noEmailError}. Give this row an email. ${NO_MATCH_VALUE_CHOICES}`;
+		const noEmailStopped = `${noEmailError}. Give this row an email. ${NO_MATCH_VALUE_TO_ERROR_OUTPUT} ${NO_MATCH_VALUE_CHOICES}`;
 
 		it('by default such a row is an error, so no row is silently left out', async () => {
 			const { items, errorItems } = await importRows(
@@ -440,8 +444,14 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 
 		it('by default, without an error output, such a row stops the node with the fix', async () => {
 			const { error } = await importRows([rows[1]]);
-			expect(error?.message).toBe(noEmail.slice(0, noEmail.indexOf('. Give')));
+			expect(error?.message).toBe(noEmailError);
+			expect(`${noEmailError}. ${error?.description}`).toBe(noEmailStopped);
 			expect(requestsTo(sandbox, ADD)).toHaveLength(0);
+		});
+
+		it('with On Error on Continue (regular output), the advice still names the error output, which that setting is not', async () => {
+			const { items } = await importRows([rows[1]], { matchOn: 'email' }, 'continueRegularOutput');
+			expect(items.map((item) => item.json.error)).toEqual([noEmailStopped]);
 		});
 
 		it('Output the Row Without Creating It never marks the row as an existing customer', async () => {

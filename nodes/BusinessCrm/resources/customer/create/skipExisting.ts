@@ -115,8 +115,17 @@ function whereFrom(ctx: IExecuteSingleFunctions, earlier: CreateOrigin): string 
 	return `${item} of the node "${earlier.nodeName}" earlier in this execution`;
 }
 
-export const NO_MATCH_VALUE_HELP =
-	'To go on with the other rows, set Settings › On Error to Continue (using error output): such rows then go to the error output. Or choose under Rows Without a Match Value to output such rows without creating them, or to create them anyway (a re-run then creates them again).';
+export const NO_MATCH_VALUE_TO_ERROR_OUTPUT =
+	'To go on with the other rows, set Settings › On Error to Continue (using error output): such rows then go to the error output.';
+export const NO_MATCH_VALUE_CHOICES =
+	'To output such rows without creating them, or to create them anyway (a re-run then creates them again), choose under Rows Without a Match Value.';
+
+/** The advice for a row without a match value, leaving out a setting the node already has. */
+export function noMatchValueHelp(ctx: IExecuteSingleFunctions): string {
+	// Advice to turn on what is already on reads as if it were off, beside a row on the error output.
+	if (ctx.getNode().onError === 'continueErrorOutput') return NO_MATCH_VALUE_CHOICES;
+	return `${NO_MATCH_VALUE_TO_ERROR_OUTPUT} ${NO_MATCH_VALUE_CHOICES}`;
+}
 export const UNPLACED_FIX =
 	'Check the customer in the CRM, or set Match Within to All Businesses to count a customer of any business as a match.';
 export const EARLIER_MAYBE_CREATED =
@@ -135,7 +144,7 @@ export function refuseWithoutMatchValue(
 	throw inputError(
 		ctx,
 		`${MATCH_KEY_NAMES[matchOn]} is empty, so the node cannot tell whether this customer already exists`,
-		`Give this row ${matchOn === 'email' ? 'an email' : 'a phone number'}. ${NO_MATCH_VALUE_HELP}`,
+		`Give this row ${matchOn === 'email' ? 'an email' : 'a phone number'}. ${noMatchValueHelp(ctx)}`,
 		ctx.getItemIndex(),
 		{ parameter: `additionalFields.${matchOn}` },
 	);
