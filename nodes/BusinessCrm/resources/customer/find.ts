@@ -113,11 +113,17 @@ export const customerFindOperation: INodePropertyOptions = {
 /**
  * Shown in the output pane after a Find with Output Nothing: n8n's own advice there, Settings ›
  * Always Output Data, adds one empty item only when no item found anyone, not find-else-create.
+ * Worded to hold whether or not this run found anyone: a hint's displayCondition sees the
+ * parameters, the input and other nodes' output by name, not this node's own output (n8n-workflow's
+ * getNodeHints and WorkflowDataProxy, 1.123.81 to 2.41.1), and a declarative node cannot add
+ * execution hints.
  */
+export const FIND_HINT =
+	'An input item that finds no one gives no item here. To create the customers that Find does not find, set <b>When Nothing Matches</b> to <b>Output a Not-Found Item</b>: each such item then outputs {"found": false}, which an If node can send on to a Create. Settings › Always Output Data does not do this.';
+
 export const findHints: NodeHint[] = [
 	{
-		message:
-			'Want to create the customers that Find does not find? Set <b>When Nothing Matches</b> to <b>Output a Not-Found Item</b>: each input item that finds no one then outputs {"found": false}, which an If node can send on to a Create. Settings › Always Output Data does not do this.',
+		message: FIND_HINT,
 		type: 'info',
 		location: 'outputPane',
 		whenToDisplay: 'afterExecution',
