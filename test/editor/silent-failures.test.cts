@@ -12,6 +12,11 @@ import { startSandbox, type Sandbox, type SandboxCustomer } from '../sandbox/ser
 import { waitForText, type Steps } from './browser.cjs';
 import { chain, CREDENTIALS, openEditor, type EditorNode, type EditorSession } from './session.cjs';
 import { FETCH_TEST_EVENT } from './texts.cjs';
+import {
+	NO_MATCH_VALUE_CHOICES,
+	NO_MATCH_VALUE_TO_ERROR_OUTPUT,
+} from '../../nodes/BusinessCrm/resources/customer/create/skipExisting';
+import { FIND_HINT } from '../../nodes/BusinessCrm/resources/customer/find';
 
 /** What these features show on screen (labels, option names, errors, the trigger's notice). */
 const SKIP_EXISTING_LABELS = [
@@ -40,7 +45,6 @@ const NO_MATCH_VALUE_SKIP =
 /** The default for a row without an email: an error on screen that says why and what to do. */
 const NO_EMAIL_ERROR =
 	'Email is empty, so the node cannot tell whether this customer already exists';
-const NO_EMAIL_ADVICE = /set Settings › On Error to Continue \(using error output\)/;
 const EMPTY_FILTER_ERROR =
 	'Filters › Business is empty, so the node would read the customers of every business';
 const EMPTY_FILTER_ADVICE = /To read the customers of every business, remove the filter/;
@@ -139,6 +143,20 @@ describe('silent failures made visible in the editor (issue 26)', () => {
 					lastName: 'Hopper',
 					skipExisting: true,
 				}),
+			]),
+			noEmailErrorOutput: chain('Skip Existing, a row without an email, with an error output', [
+				START,
+				{
+					...crm('Add Customer', {
+						resource: 'customer',
+						operation: 'create',
+						businessId: { __rl: true, mode: 'id', value: home.id },
+						firstName: 'Grace',
+						lastName: 'Hopper',
+						skipExisting: true,
+					}),
+					onError: 'continueErrorOutput',
+				},
 			]),
 			emptyFilter: chain('Get Many with Filters › Business added but not picked', [
 				START,
@@ -345,8 +363,24 @@ describe('silent failures made visible in the editor (issue 26)', () => {
 			await editor.openNode('Add Customer');
 			await editor.executeStep();
 			await editor.outputPanel().getByText(NO_EMAIL_ERROR).first().waitFor({ timeout: 60_000 });
-			await editor.outputPanel().getByText(NO_EMAIL_ADVICE).first().waitFor();
+			await editor.outputPanel().getByText(NO_MATCH_VALUE_TO_ERROR_OUTPUT).first().waitFor();
 			expect(sandbox.customers).toHaveLength(customers);
+		});
+		await editor.closeNdv();
+	});
+
+	it('2: with Settings › On Error already on Continue (using error output), the row on the error output is not told to set it', async () => {
+		await steps.run('no email error output', async () => {
+			await editor.openWorkflow('noEmailErrorOutput');
+			await editor.openNode('Add Customer');
+			await editor.executeStep();
+			// n8n shows the error output's items under its own tab of the output panel.
+			const errorBranch = editor.outputPanel().locator('[data-test-id="branches"]').getByText(/^Error/);
+			await errorBranch.first().click({ timeout: 60_000 });
+			await editor.outputPanel().getByText(NO_EMAIL_ERROR).first().waitFor();
+			const text = await editor.outputPanel().innerText();
+			expect(text).toContain(NO_MATCH_VALUE_CHOICES);
+			expect(text).not.toContain(NO_MATCH_VALUE_TO_ERROR_OUTPUT);
 		});
 		await editor.closeNdv();
 	});
@@ -420,6 +454,9 @@ describe('silent failures made visible in the editor (issue 26)', () => {
 			const text = await waitForText(editor.outputPanel(), /1 item/);
 			expect([...new Set(text.match(CUSTOMER_ID))]).toEqual([phoneCustomer.id]);
 			await editor.outputPanel().getByText(STORED_PHONE).first().waitFor();
+			// The hint after a Find that found someone says nothing untrue of this run.
+			const hintStart = FIND_HINT.slice(0, FIND_HINT.indexOf('.') + 1);
+			await editor.outputPanel().getByText(hintStart).first().waitFor();
 		});
 		await editor.closeNdv();
 	});
