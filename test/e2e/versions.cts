@@ -71,6 +71,23 @@ const ROWS: Row[] = [
 	},
 ];
 
+/**
+ * The n8n versions CI runs the real-n8n suite on, each with the Node.js it runs on (undefined: the
+ * one running this), read from package.json's scripts (`N8N_E2E_VERSION=… N8N_E2E_NODE=…`) so a
+ * line added to or dropped from CI is offered by `npm run editor` with no second list to keep.
+ */
+export function testedVersions(
+	scripts: Record<string, string>,
+	defaultVersion: string,
+): Record<string, string | undefined> {
+	const versions: Record<string, string | undefined> = { [defaultVersion]: undefined };
+	for (const script of Object.values(scripts)) {
+		const found = /N8N_E2E_VERSION=(\S+) N8N_E2E_NODE=(\S+)/.exec(script);
+		if (found) versions[found[1]] = found[2];
+	}
+	return versions;
+}
+
 /** Compares two `major.minor.patch` versions (pre-release tags are ignored). */
 export function compareVersions(a: string, b: string): number {
 	const parts = (version: string) => version.split('-')[0].split('.').map(Number);

@@ -1,5 +1,5 @@
 /**
- * `npm run editor [-- --port N] [-- --version 2.40.7]`: the n8n editor with this package, to click
+ * `npm run editor [-- --port N] [-- --version 2.41.1]`: the n8n editor with this package, to click
  * through by hand. Starts the sandbox API, a real n8n from .cache (installed on first use) with the
  * packed package installed, an owner account, a Business CRM credential for the sandbox and the
  * example workflows; prints where to go; Ctrl-C stops everything and deletes the n8n folder.
@@ -19,13 +19,19 @@ import {
 	setupOwner,
 	startN8n,
 } from '../e2e/n8n.cjs';
+import { testedVersions } from '../e2e/versions.cjs';
 import { exampleWorkflow, prepareN8n } from '../e2e/workflows.cjs';
 
-/** The n8n versions the package is tested on, and the Node.js each runs on (undefined: this one). */
-const SUPPORTED: Record<string, string | undefined> = {
-	[DEFAULT_N8N_VERSION]: undefined,
-	'2.40.7': '24.21.0',
-};
+interface PackageJson {
+	scripts: Record<string, string>;
+}
+
+/** The n8n versions CI tests the package on, and the Node.js each runs on (undefined: this one). */
+const SUPPORTED = testedVersions(
+	(JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as PackageJson)
+		.scripts,
+	DEFAULT_N8N_VERSION,
+);
 
 const USAGE = `Usage: npm run editor [-- --port N] [-- --version ${Object.keys(SUPPORTED).join('|')}]
   --port N      port of the n8n editor on 127.0.0.1 (default: a free one)
