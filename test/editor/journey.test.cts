@@ -16,9 +16,11 @@ import {
 	ensureN8n,
 	installPackage,
 	packPackage,
+	rest,
 	setupOwner,
 	startN8n,
 	type RunningN8n,
+	type Session,
 	type UserFolder,
 } from '../e2e/n8n.cjs';
 import {
@@ -39,7 +41,9 @@ import {
 	NODE_NAME,
 	NO_SCHEME,
 	RATE_LIMIT_ADVICE,
+	RETRY,
 	SEARCHES,
+	TEST_THIS_TRIGGER,
 	TRIGGER_ACTION,
 	type CredentialModalTexts,
 } from './texts.cjs';
@@ -54,6 +58,7 @@ describe('the editor journey', () => {
 	let sandbox: Sandbox;
 	let folder: UserFolder;
 	let n8n: RunningN8n;
+	let session: Session;
 	let browser: RunningBrowser;
 	let page: Page;
 	let steps: Steps;
@@ -72,7 +77,7 @@ describe('the editor journey', () => {
 		folder = await createUserFolder(await ensureN8n(target));
 		await installPackage(folder, await packPackage());
 		n8n = await startN8n(folder);
-		await setupOwner(n8n.url);
+		session = await setupOwner(n8n.url);
 		browser = await launchBrowser();
 		page = browser.page;
 		steps = new Steps(page, 'journey', [
@@ -125,6 +130,12 @@ describe('the editor journey', () => {
 		}
 		await select.click();
 		await page.locator('[data-test-id="node-credentials-select-item-new"]').click();
+	}
+
+	/** The names of the saved credentials, as n8n's REST API lists them to the owner. */
+	async function savedCredentialNames(): Promise<string[]> {
+		const credentials = await rest<Array<{ name: string }>>(n8n.url, session, 'GET', '/credentials');
+		return credentials.map((credential) => credential.name);
 	}
 
 	async function fillCredential(apiKey: string, baseUrl = sandbox.url): Promise<void> {
@@ -241,6 +252,12 @@ describe('the editor journey', () => {
 			await credentialModal().locator('[data-test-id="parameter-input-apiKey"]').waitFor();
 			await fillCredential('sk_sandbox_0000000000000000000000000000dead');
 			await expectCredentialFailure(modalTexts.wrongKey);
+			// As the README says: no Test button; Save tested it, Retry tests again, and the
+			// credential that failed its test is saved all the same.
+			const modal = credentialModal();
+			expect(await modal.getByRole('button', { name: /^Test$/ }).count()).toBe(0);
+			await modal.getByRole('button', { name: RETRY, exact: true }).first().waitFor();
+			expect(await savedCredentialNames()).toEqual(['Business CRM account']);
 		});
 		await steps.run('credential other organization key', async () => {
 			await fillCredential(sandbox.otherOrgApiKey);
@@ -292,6 +309,8 @@ describe('the editor journey', () => {
 				'[data-test-id="ndv"] [data-test-id="node-credentials-select"] input',
 				'Business CRM account',
 			);
+			// The label the README names, in this version's words.
+			await ndv().getByText(modalTexts.credentialLabel, { exact: true }).first().waitFor();
 		});
 	});
 
@@ -424,6 +443,8 @@ describe('the editor journey', () => {
 			);
 			const newest = sandbox.customers.at(-1)?.id ?? '';
 			expect(newest).toMatch(CUSTOMER_ID);
+			// Before the first event, the README's two names for the button are both on screen.
+			await outputPanel().getByText(TEST_THIS_TRIGGER, { exact: true }).first().waitFor();
 			await ndv()
 				.locator('[data-test-id="node-execute-button"]', { hasText: FETCH_TEST_EVENT })
 				.click();

@@ -17,7 +17,18 @@ export interface CredentialModalTexts {
 	 */
 	invisibleInBaseUrl?: string;
 	invisibleInKey?: string;
+	/** The label above the node's credential picker (README, "Your first customer"). */
+	credentialLabel: string;
 }
+
+/**
+ * The credential window's buttons on every tested version (1.123.81, 2.8.4 and 2.41.1 have no Test
+ * button, read in their editor's texts): Save tests the credential, and a failed test offers this.
+ */
+export const RETRY = 'Retry';
+
+/** The trigger's output panel before its first event, beside the Fetch Test Event button. */
+export const TEST_THIS_TRIGGER = 'Test this trigger';
 
 /**
  * The credential modal after Save (n8n tests the credential), per n8n version. n8n 2.8.4 shows its
@@ -32,6 +43,7 @@ export const CREDENTIAL_MODAL: Record<string, CredentialModalTexts> = {
 		otherOrganizationKey: 'Forbidden - perhaps check your credentials?',
 		invisibleInBaseUrl: 'Invalid URL',
 		invisibleInKey: 'Invalid character in header content ["X-API-Key"]',
+		credentialLabel: 'Credential to connect with',
 	},
 	'2.41.1': {
 		success: 'Connection tested successfully',
@@ -40,12 +52,14 @@ export const CREDENTIAL_MODAL: Record<string, CredentialModalTexts> = {
 		otherOrganizationKey: 'The API key is valid but not allowed here (HTTP 403)',
 		invisibleInBaseUrl: 'ERR_INVALID_URL',
 		// No invisibleInKey: on 2.41.1 the test of a key with a zero-width space at its end passed.
+		credentialLabel: 'Credential',
 	},
 	'2.40.7': {
 		success: 'Connection tested successfully',
 		failure: 'Couldn’t connect with these settings',
 		wrongKey: 'The API rejected the API key (HTTP 401',
 		otherOrganizationKey: 'The API key is valid but not allowed here (HTTP 403)',
+		credentialLabel: 'Credential',
 	},
 };
 
