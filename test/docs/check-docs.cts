@@ -19,6 +19,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { INodeProperties, INodePropertyCollection, INodeType } from 'n8n-workflow';
+import { minVersion, satisfies } from 'semver';
 import { loadNodeType } from '../helpers/harness.cjs';
 import { loadTriggerType } from '../helpers/poll-harness.cjs';
 
@@ -239,6 +240,93 @@ function checkReadme(file: string): void {
 			`"${FIRST_CUSTOMER_HEADING}" starts at line ${heading + 1}, after line ${FIRST_CUSTOMER_BY_LINE}: before it, only how to install and the three credential fields`,
 		);
 	}
+	checkTroubleshooting(where, text);
+	checkNodeMinimum(where, text);
+	checkPlainWords(file);
+}
+
+/** Where the README states the Node.js a clone needs: "Node.js 20.19 or later". */
+const BUILD_NODE = /Node\.js (\d+\.\d+) or later/;
+
+/**
+ * Packages of the lock that ask for a newer Node.js than the build needs, and why the build does
+ * not need it: n8n's own packages bring them, and neither the build nor the tests on the oldest
+ * Node.js load them (npm ci warns about them, EBADENGINE, and installs them).
+ */
+export const NEWER_NODE_UNUSED: Record<string, string> = {
+	'isolated-vm': "n8n's expression runtime (n8n-workflow 2.x); not loaded by the build",
+	'content-type': "the MCP SDK's web server (express 5), used by no script of ours",
+};
+
+/**
+ * The Node.js minimum the README states for a clone is package.json's `engines` floor, and every
+ * package in the lock accepts it but those listed above.
+ */
+function checkNodeMinimum(where: string, text: string): void {
+	const stated = BUILD_NODE.exec(text)?.[1];
+	const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+		engines?: { node?: string };
+	};
+	const floor = minVersion(pkg.engines?.node ?? '')?.version;
+	if (stated === undefined || floor === undefined || `${stated}.0` !== floor) {
+		problem(
+			where,
+			`states Node.js ${stated ?? '(none)'} for a clone, but package.json's engines say ${pkg.engines?.node}: make them one`,
+		);
+		return;
+	}
+	const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+		packages: Record<string, { engines?: Record<string, string> | string[] }>;
+	};
+	for (const [path, entry] of Object.entries(lock.packages)) {
+		const range = Array.isArray(entry.engines) ? undefined : entry.engines?.node;
+		const name = path.split('node_modules/').at(-1) ?? path;
+		if (range === undefined || name in NEWER_NODE_UNUSED) continue;
+		if (!satisfies(floor, range, { includePrerelease: true })) {
+			problem(
+				where,
+				`states Node.js ${stated}, but ${name} (${path}) asks for ${range}: raise the minimum, or say in NEWER_NODE_UNUSED why the build does not need it`,
+			);
+		}
+	}
+}
+
+export const TROUBLESHOOTING_HEADING = '## Troubleshooting';
+/** How many errors the README's Troubleshooting opens with, each with its fix in one line. */
+export const TOP_ERRORS = 5;
+
+/** Troubleshooting opens with one table: the errors met most, an Error and a Fix column each. */
+function checkTroubleshooting(where: string, text: string): void {
+	const lines = withoutCodeBlocks(text);
+	const start = lines.findIndex((line) => line.trimEnd() === TROUBLESHOOTING_HEADING);
+	if (start === -1) {
+		problem(where, `has no heading "${TROUBLESHOOTING_HEADING}"`);
+		return;
+	}
+	const end = lines.findIndex((line, index) => index > start && line.startsWith('## '));
+	const section = lines.slice(start + 1, end === -1 ? undefined : end);
+	const firstTable = section.findIndex((line) => line.startsWith('|'));
+	const table = section.slice(firstTable);
+	const rows = table.slice(0, table.findIndex((line) => !line.startsWith('|')));
+	const header = rows[0]?.split('|').map((cell) => cell.trim()) ?? [];
+	if (firstTable === -1 || header.join('|') !== '|Error|Fix|' || rows.length - 2 !== TOP_ERRORS) {
+		problem(
+			`${where}:${start + 1}`,
+			`"${TROUBLESHOOTING_HEADING}" must open with a table "| Error | Fix |" of the ${TOP_ERRORS} errors met most, one line each; the rest go to docs/errors-and-retries.md`,
+		);
+	}
+}
+
+/**
+ * Pages in docs/ written for people who install the node; the others are for n8n's reviewers
+ * (verification.md). Users' pages keep to the README's plain words too.
+ */
+export const USER_DOCS_EXCEPT = ['verification.md'];
+
+/** No word only this project uses, no formula, no test file's path (README.md and users' docs/). */
+function checkPlainWords(file: string): void {
+	const where = relative(ROOT, file);
+	const text = withoutCodeBlocks(readFileSync(file, 'utf8')).join('\n');
 	for (const { line, found } of wordsIn(text, README_JARGON)) {
 		problem(
 			`${where}:${line}`,
@@ -254,7 +342,7 @@ function checkReadme(file: string): void {
 	for (const match of text.matchAll(TEST_PATH)) {
 		problem(
 			`${where}:${lineAt(text, match.index ?? 0)}`,
-			`names a test file (${match[0]}): where a fact was tested belongs in docs/ or CONTRIBUTING.md`,
+			`names a test file (${match[0]}): where a fact was tested belongs in CONTRIBUTING.md, not in users' pages`,
 		);
 	}
 }
@@ -541,6 +629,11 @@ export function checkDocs(): DocsCheck {
 		else problem(relative(ROOT, file), 'is missing');
 	}
 	if (existsSync(join(ROOT, 'README.md'))) checkReadme(join(ROOT, 'README.md'));
+	for (const name of readdirSync(join(ROOT, 'docs'))) {
+		if (name.endsWith('.md') && !USER_DOCS_EXCEPT.includes(name)) {
+			checkPlainWords(join(ROOT, 'docs', name));
+		}
+	}
 
 	let codeLinks = 0;
 	for (const file of [
