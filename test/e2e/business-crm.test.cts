@@ -22,6 +22,7 @@ import { exampleWorkflow, prepareN8n, withNode } from './workflows.cjs';
 import { skipMark } from '../helpers/skip-mark.cjs';
 import { OUTPUT_SCHEMAS } from '../helpers/output-schemas.cjs';
 import { previewedFields, previewNames, PREVIEWED } from '../editor/schema-preview.cjs';
+import { NO_MATCH_VALUE_CHOICES } from '../../nodes/BusinessCrm/resources/customer/create/skipExisting';
 
 const CUSTOMERS = '/api/public/v1/customers';
 const NODE_TYPE = 'n8n-nodes-business-crm.businessCrm';
@@ -131,7 +132,8 @@ describe('Business CRM in a real n8n', () => {
 			// Without an email the node cannot tell whether the row was added before: not sent.
 			expect.objectContaining({
 				error:
-					'Row 4 (Edsger Dijkstra): Email is empty, so the node cannot tell whether this customer already exists. Give this row an email. To go on with the other rows, set Settings › On Error to Continue (using error output): such rows then go to the error output. Or choose under Rows Without a Match Value to output such rows without creating them, or to create them anyway (a re-run then creates them again).',
+					// On the error output already: the advice does not tell to send it there.
+					`Row 4 (Edsger Dijkstra): Email is empty, so the node cannot tell whether this customer already exists. Give this row an email. ${NO_MATCH_VALUE_CHOICES}`,
 				firstName: 'Edsger',
 			}),
 		]);
