@@ -1,0 +1,62 @@
+/**
+ * Whether the committed mutation results are current: `node test/mutation/current.js` exits 0 when
+ * stryker-incremental.json holds the source of every file Stryker would mutate and of every test
+ * file its jest config runs, exactly as they are now, and 1 (naming the files) when any differs,
+ * is new or is gone. Stryker then has mutants to re-test, which takes longer than CI's bound, so CI
+ * reports stale results at once instead of running into the bound to say the same.
+ */
+const { readFileSync, readdirSync } = require('fs');
+const path = require('path');
+const { ModuleKind, transpileModule } = require('typescript');
+
+const root = path.join(__dirname, '..', '..');
+const results = JSON.parse(readFileSync(path.join(__dirname, 'stryker-incremental.json'), 'utf8'));
+const jest = require('./jest.config.js');
+
+function walk(folder) {
+	return readdirSync(path.join(root, folder), { withFileTypes: true }).flatMap((entry) => {
+		const name = path.posix.join(folder, entry.name);
+		return entry.isDirectory() ? walk(name) : [name];
+	});
+}
+
+// What stryker.config.json's "mutate" (nodes/**/*.ts, credentials/**/*.ts) and the mutation
+// jest config's testMatch and testPathIgnorePatterns select.
+// A file of types only has no code to mutate, and Stryker records no entry for it.
+const hasCode = (name) =>
+	transpileModule(readFileSync(path.join(root, name), 'utf8'), {
+		compilerOptions: { module: ModuleKind.ESNext },
+	})
+		.outputText.replace(/^export \{\};\s*$/m, '')
+		.trim() !== '';
+const mutated = ['nodes', 'credentials']
+	.flatMap(walk)
+	.filter((name) => name.endsWith('.ts') && hasCode(name));
+const ignored = jest.testPathIgnorePatterns.map((pattern) => new RegExp(pattern));
+const tests = walk('test').filter(
+	(name) => name.endsWith('.test.cts') && !ignored.some((pattern) => pattern.test(`/${name}`)),
+);
+
+const stale = [];
+for (const [section, names] of [
+	['files', mutated],
+	['testFiles', tests],
+]) {
+	const recorded = results[section];
+	for (const name of names) {
+		if (!(name in recorded)) stale.push(`${name} (new)`);
+		else if (recorded[name].source !== readFileSync(path.join(root, name), 'utf8'))
+			stale.push(`${name} (changed)`);
+	}
+	for (const name of Object.keys(recorded)) {
+		if (!names.includes(name)) stale.push(`${name} (gone)`);
+	}
+}
+
+if (stale.length > 0) {
+	console.log(
+		`Mutation results are not current for ${stale.length} files:\n  ${stale.join('\n  ')}`,
+	);
+	process.exit(1);
+}
+console.log('Mutation results are current for every mutated file and test file.');
