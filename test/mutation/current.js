@@ -1,9 +1,11 @@
 /**
- * Whether the committed mutation results are current: `node test/mutation/current.js` exits 0 when
- * stryker-incremental.json holds the source of every file Stryker would mutate and of every test
- * file its jest config runs, exactly as they are now, and 1 (naming the files) when any differs,
- * is new or is gone. Stryker then has mutants to re-test, which takes longer than CI's bound, so CI
- * reports stale results at once instead of running into the bound to say the same.
+ * Whether the committed mutation results are older than the code: `node test/mutation/current.js`
+ * exits 1, naming the files, when the source of a file Stryker would mutate or of a test file its
+ * jest config runs differs from the one stryker-incremental.json recorded, or is new or gone.
+ * Stryker then has mutants to re-test, more than CI's bound allows, so CI says so at once instead
+ * of running into the bound to say the same. Exit 0 does not prove the results complete: a run
+ * stopped early records the files it began with only the mutants it tested, and the bounded run
+ * in CI finds those.
  */
 const { readFileSync, readdirSync } = require('fs');
 const path = require('path');
@@ -59,4 +61,6 @@ if (stale.length > 0) {
 	);
 	process.exit(1);
 }
-console.log('Mutation results are current for every mutated file and test file.');
+console.log(
+	'Mutation results were made from the code as it is (every mutated file and test file).',
+);
