@@ -57,7 +57,7 @@ for (const [section, names] of [
 
 if (stale.length > 0) {
 	console.log(
-		`Mutation results are not current for ${stale.length} files:\n  ${stale.join('\n  ')}`,
+		`Mutation results are older than ${stale.length} files:\n  ${stale.join('\n  ')}`,
 	);
 	process.exit(1);
 }
