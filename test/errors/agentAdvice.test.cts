@@ -36,6 +36,9 @@ import { EMPTY_BUSINESS } from '../../nodes/BusinessCrm/params/parameters';
 const fromAi = (key: string, type = 'string') =>
 	`={{ $fromAI('${key}', 'what the model should give', '${type}') }}`;
 
+/** A text as a pattern that matches it exactly. */
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 const contextOf = (error: unknown) => (error as { context?: Record<string, unknown> }).context;
 
 describe('what a model is told to do next', () => {
@@ -324,6 +327,30 @@ describe('optional arguments a model leaves empty count as not given', () => {
 		});
 		expect(error?.message).toBe(
 			`Last Name is empty or only spaces. ${nextStepForModel({ type: 'invalidInput', argument: 'lastName' })}`,
+		);
+		expect(sandbox.customers).toHaveLength(60);
+	});
+
+	it('Skip if the Customer Already Exists names the email the model left empty', async () => {
+		const { error } = await runNode({
+			credentials: credentialsFor(sandbox),
+			parameters: {
+				resource: 'customer',
+				operation: 'create',
+				businessId: byId('biz_1'),
+				firstName: 'Ada',
+				lastName: 'Lovelace',
+				additionalFields: { email: fromAi('email') },
+				skipExisting: true,
+			},
+			items: [{ email: '' }],
+			asTool: true,
+		});
+		expect(error?.message).toMatch(
+			/^Email is empty, so the node cannot tell whether this customer already exists/,
+		);
+		expect(error?.message).toMatch(
+			new RegExp(`${escape(nextStepForModel({ type: 'invalidInput', argument: 'email' }))}$`),
 		);
 		expect(sandbox.customers).toHaveLength(60);
 	});

@@ -369,6 +369,13 @@ describe('Customer › Find by ID', () => {
 		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(0);
 	});
 
+	it('refuses a list of IDs from an expression, naming Customer ID, and reads nothing', async () => {
+		sandbox.clearLog();
+		const { error } = await find({ customerId: '={{ ["cust_1", "cust_2"] }}' });
+		expect(error?.message).toBe('Customer ID is a list of 2 values, not one value');
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(0);
+	});
+
 	it('items finding by ID and by email share one read of the list, each customer paired with its item', async () => {
 		const [first, middle, last] = [
 			sandbox.customers[0],

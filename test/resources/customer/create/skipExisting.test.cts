@@ -300,6 +300,8 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 			expect(items[0].json.error).toMatch(firstError);
 			expect(items[0].json.error).toMatch(/may or may not have been created/);
 			expect(items[1].json.error).toBe(`${NOT_SENT}. ${EARLIER_MAYBE_CREATED}`);
+			// Not an input the user can fix: the kind a model or an If reads says so.
+			expect(items[1].json.errorType).toBe('unknownOutcome');
 			expect(items[1].pairedItem).toEqual({ item: 1 });
 			expect(requestsTo(sandbox, ADD)).toHaveLength(1);
 			if ('slow' in faults) {
