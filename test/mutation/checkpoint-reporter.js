@@ -11,6 +11,7 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
+const { normalized } = require('./normalize');
 
 const everyMs = Number(process.env.STRYKER_CHECKPOINT_SECONDS ?? 120) * 1000;
 
@@ -93,7 +94,7 @@ class CheckpointReporter {
 		};
 		const file = this.options.incrementalFile;
 		fs.mkdirSync(path.dirname(file), { recursive: true });
-		fs.writeFileSync(`${file}.partial`, JSON.stringify(report, null, 2));
+		fs.writeFileSync(`${file}.partial`, `${JSON.stringify(normalized(report), null, 2)}\n`);
 		fs.renameSync(`${file}.partial`, file);
 		this.log.info(`Checkpoint: ${this.results.length} mutant results kept in ${file}.`);
 	}

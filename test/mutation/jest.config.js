@@ -27,6 +27,8 @@ module.exports = {
 		'/test/sandbox.test.cts',
 		'/test/package/tarball.test.cts',
 		'/test/architecture.test.cts',
+		// The mutation tooling's own tests: they run no code of nodes/.
+		'/test/mutation/',
 	],
 	globals: { MUTATION_RUN: true },
 	// Absolute paths: Stryker loads the environment itself, without resolving <rootDir>.
