@@ -2,16 +2,8 @@ import { isSafeObjectProperty, type IDataObject, type IExecuteSingleFunctions } 
 import { inputError } from '../../../errors/errors';
 import { businessId, oneValue, requiredText } from '../../../params/parameters';
 import { trimmedText } from '../../../values';
+import { nodeFields, optionalFields } from './fields';
 import { SKIP_MARK } from './skipExisting';
-
-/** Fields the node sets itself, with where the user sets them; a custom field may not overwrite them. */
-const NODE_FIELDS: Record<string, { label: string; where: string }> = {
-	businessId: { label: 'Business', where: 'Business' },
-	firstName: { label: 'First Name', where: 'First Name' },
-	lastName: { label: 'Last Name', where: 'Last Name' },
-	email: { label: 'Email', where: 'Additional Fields › Email' },
-	phone: { label: 'Phone', where: 'Additional Fields › Phone' },
-};
 
 /** Fields the API sets itself and ignores when sent (spec: it assigns customer ids). */
 const API_FIELDS = new Set(['id']);
@@ -47,13 +39,10 @@ export function customerBody(ctx: IExecuteSingleFunctions): IDataObject {
 	};
 	const additional = ctx.getNodeParameter('additionalFields', {}) as IDataObject;
 	const itemIndex = ctx.getItemIndex();
-	for (const [field, label] of [
-		['email', 'Email'],
-		['phone', 'Phone'],
-	] as const) {
-		const path = `additionalFields.${field}`;
-		const value = optionalText(oneValue(ctx, additional[field], label, path, itemIndex));
-		if (value !== undefined) body[field] = value;
+	for (const { name, displayName } of optionalFields) {
+		const path = `additionalFields.${name}`;
+		const value = optionalText(oneValue(ctx, additional[name], displayName, path, itemIndex));
+		if (value !== undefined) body[name] = value;
 	}
 
 	const custom = (
@@ -61,7 +50,7 @@ export function customerBody(ctx: IExecuteSingleFunctions): IDataObject {
 			field?: Array<{ name?: unknown; value?: unknown }>;
 		}
 	)?.field;
-	const taken = new Set(Object.keys(NODE_FIELDS).map((name) => name.toLowerCase()));
+	const taken = new Set(Object.keys(nodeFields).map((name) => name.toLowerCase()));
 	for (const [index, field] of (custom ?? []).entries()) {
 		const name = optionalText(field.name);
 		if (name === undefined) {
@@ -73,7 +62,7 @@ export function customerBody(ctx: IExecuteSingleFunctions): IDataObject {
 			);
 		}
 		if (taken.has(name.toLowerCase())) {
-			const own = Object.entries(NODE_FIELDS).find(
+			const own = Object.entries(nodeFields).find(
 				([known]) => known.toLowerCase() === name.toLowerCase(),
 			)?.[1];
 			throw inputError(

@@ -1,5 +1,40 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 import { businessIdLocator } from '../../../params/descriptions';
+import { optionalFields } from './fields';
+
+/** Custom Fields: the fields of the record the node has no parameter of its own for. */
+const customFields: INodeProperties = {
+	displayName: 'Custom Fields',
+	name: 'customFields',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	placeholder: 'Add Custom Field',
+	default: {},
+	description:
+		'Other fields of the customer record. Text is sent trimmed; numbers, booleans, null, lists and objects from an expression are sent as JSON values. Use the field names the API expects.',
+	options: [
+		{
+			displayName: 'Field',
+			name: 'field',
+			values: [
+				{
+					displayName: 'Name',
+					name: 'name',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. leadSource',
+				},
+				{
+					displayName: 'Value',
+					name: 'value',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. Newsletter',
+				},
+			],
+		},
+	],
+};
 
 const properties: INodeProperties[] = [
 	{
@@ -30,56 +65,10 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		options: [
-			{
-				displayName: 'Custom Fields',
-				name: 'customFields',
-				type: 'fixedCollection',
-				typeOptions: { multipleValues: true },
-				placeholder: 'Add Custom Field',
-				default: {},
-				description:
-					'Other fields of the customer record. Text is sent trimmed; numbers, booleans, null, lists and objects from an expression are sent as JSON values. Use the field names the API expects.',
-				options: [
-					{
-						displayName: 'Field',
-						name: 'field',
-						values: [
-							{
-								displayName: 'Name',
-								name: 'name',
-								type: 'string',
-								default: '',
-								placeholder: 'e.g. company',
-							},
-							{
-								displayName: 'Value',
-								name: 'value',
-								type: 'string',
-								default: '',
-								placeholder: 'e.g. Analytical Engines',
-							},
-						],
-					},
-				],
-			},
-			{
-				displayName: 'Email',
-				name: 'email',
-				type: 'string',
-				placeholder: 'e.g. nathan@example.com',
-				default: '',
-				description: "The customer's email address",
-			},
-			{
-				displayName: 'Phone',
-				name: 'phone',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. +44 20 7946 0958',
-				description: "The customer's phone number",
-			},
-		],
+		// In alphabetical order, as n8n's guidelines list a collection's options.
+		options: [customFields, ...optionalFields].sort((a, b) =>
+			a.displayName.localeCompare(b.displayName),
+		),
 	},
 	{
 		displayName: 'Skip if the Customer Already Exists',
