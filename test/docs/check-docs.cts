@@ -22,6 +22,7 @@ import type { INodeProperties, INodePropertyCollection, INodeType } from 'n8n-wo
 import { minVersion, satisfies } from 'semver';
 import { loadNodeType } from '../helpers/harness.cjs';
 import { loadTriggerType } from '../helpers/poll-harness.cjs';
+import { nodeFields } from '../../nodes/BusinessCrm/resources/customer/create/fields';
 
 const ROOT = resolve(__dirname, '..', '..');
 const REPOSITORY = 'https://github.com/n8n-nodes-business-crm/n8n-nodes-business-crm';
@@ -291,6 +292,68 @@ function checkNodeMinimum(where: string, text: string): void {
 	}
 }
 
+// ---------------------------------------------------------------------------------------------
+// docs/operations.md: the tables a new field of Create must appear in
+
+export const RECORD_FIELDS_HEADING = '## The fields of a customer record';
+export const CREATE_HEADING = '## Customer › Create';
+
+/** The rows of the first table under `heading`, each as its cells. */
+function tableUnder(lines: string[], heading: string): string[][] {
+	const start = lines.findIndex((line) => line.trimEnd() === heading);
+	if (start === -1) return [];
+	const rows: string[][] = [];
+	for (const line of lines.slice(start + 1)) {
+		if (line.startsWith('## ')) break;
+		if (line.startsWith('|'))
+			rows.push(
+				line
+					.split('|')
+					.slice(1, -1)
+					.map((cell) => cell.trim()),
+			);
+		else if (rows.length > 0) break;
+	}
+	return rows.slice(2);
+}
+
+/**
+ * Every field the Create body can hold has a row in the record's field table, and every option of
+ * Create's Additional Fields a row in the Create parameter table: a new field in create/fields.ts
+ * fails here until the table says what the node does with it.
+ */
+function checkFieldTables(): void {
+	const file = join(ROOT, 'docs', 'operations.md');
+	const where = relative(ROOT, file);
+	const lines = withoutCodeBlocks(readFileSync(file, 'utf8'));
+	const recordRows = tableUnder(lines, RECORD_FIELDS_HEADING).map((row) => row[0]);
+	for (const name of Object.keys(nodeFields)) {
+		if (!recordRows.includes(`\`${name}\``)) {
+			problem(
+				where,
+				`"${RECORD_FIELDS_HEADING}" has no row for \`${name}\`, a field of the Create body (create/fields.ts)`,
+			);
+		}
+	}
+	const createRows = tableUnder(lines, CREATE_HEADING).map((row) => row[1] ?? '');
+	const additional = PACKAGE_NODES[
+		'n8n-nodes-business-crm.businessCrm'
+	].description.properties.find(
+		(property) =>
+			property.name === 'additionalFields' &&
+			property.displayOptions?.show?.operation?.includes('create'),
+	);
+	for (const option of (additional?.options ?? []) as INodeProperties[]) {
+		const name = `additionalFields.${option.name}`;
+		if (!createRows.some((cell) => cell.startsWith(`\`${name}`))) {
+			problem(
+				where,
+				`"${CREATE_HEADING}" has no row for Additional Fields › ${option.displayName} (\`${name}\`)`,
+			);
+		}
+	}
+}
+
 export const TROUBLESHOOTING_HEADING = '## Troubleshooting';
 /** How many errors the README's Troubleshooting opens with, each with its fix in one line. */
 export const TOP_ERRORS = 5;
@@ -307,7 +370,10 @@ function checkTroubleshooting(where: string, text: string): void {
 	const section = lines.slice(start + 1, end === -1 ? undefined : end);
 	const firstTable = section.findIndex((line) => line.startsWith('|'));
 	const table = section.slice(firstTable);
-	const rows = table.slice(0, table.findIndex((line) => !line.startsWith('|')));
+	const rows = table.slice(
+		0,
+		table.findIndex((line) => !line.startsWith('|')),
+	);
 	const header = rows[0]?.split('|').map((cell) => cell.trim()) ?? [];
 	if (firstTable === -1 || header.join('|') !== '|Error|Fix|' || rows.length - 2 !== TOP_ERRORS) {
 		problem(
@@ -629,6 +695,7 @@ export function checkDocs(): DocsCheck {
 		else problem(relative(ROOT, file), 'is missing');
 	}
 	if (existsSync(join(ROOT, 'README.md'))) checkReadme(join(ROOT, 'README.md'));
+	checkFieldTables();
 	for (const name of readdirSync(join(ROOT, 'docs'))) {
 		if (name.endsWith('.md') && !USER_DOCS_EXCEPT.includes(name)) {
 			checkPlainWords(join(ROOT, 'docs', name));
