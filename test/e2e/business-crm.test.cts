@@ -98,7 +98,7 @@ describe('Business CRM in a real n8n', () => {
 		const workflow = withNode(exampleWorkflow('add-customers-from-rows.json'), 'Rows', {
 			parameters: {
 				jsCode: `return [
-					{ json: { businessId: '${businessId}', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', company: 'Analytical Engines' } },
+					{ json: { businessId: '${businessId}', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', leadSource: 'Newsletter' } },
 					{ json: { businessId: '${businessId}', firstName: '   ', lastName: 'Nobody' } },
 					{ json: { businessId: 'biz_unknown', firstName: 'Alan', lastName: 'Turing', email: 'alan@example.com' } },
 					{ json: { businessId: '${businessId}', firstName: 'Edsger', lastName: 'Dijkstra', phone: '+31 20 555 0100' } },
@@ -114,8 +114,8 @@ describe('Business CRM in a real n8n', () => {
 			expect(item._skipExisting).toEqual(skipMark('created', 'email'));
 			return item;
 		});
-		expect(added.map((c) => [c.firstName, c.company ?? null, c.businessId])).toEqual([
-			['Ada', 'Analytical Engines', businessId],
+		expect(added.map((c) => [c.firstName, c.leadSource ?? null, c.businessId])).toEqual([
+			['Ada', 'Newsletter', businessId],
 		]);
 		const refused = nodeOutput(run, 'Not Added');
 		// n8n adds the fields of the input row to an item on the error output.

@@ -478,7 +478,7 @@ describe('the editor journey', () => {
 
 	it('explains a Base URL typed without a scheme, against a plain-HTTP server', async () => {
 		await steps.run('base url without scheme', async () => {
-			await setParameter(ndv().locator('[data-test-id="parameter-input-name"] input'), 'company');
+			await setParameter(ndv().locator('[data-test-id="parameter-input-name"] input'), 'leadSource');
 			await openNewCredential();
 			await credentialModal().locator('[data-test-id="parameter-input-apiKey"]').waitFor();
 			await fillCredential(sandbox.apiKey, sandbox.url.replace(/^http:\/\//, ''));

@@ -84,7 +84,7 @@ const createWithCustomField = (value: unknown): INodeParameters =>
 		additionalFields: {
 			customFields: {
 				field: [
-					{ name: 'company', value: 'Analytical Engines' },
+					{ name: 'leadSource', value: 'Newsletter' },
 					{ name: value as string, value: 'x' },
 				],
 			},
@@ -264,7 +264,7 @@ const REFUSALS: Array<[string, Refusal]> = [
 	),
 	customFieldRefusal('id', 'Custom field "id" cannot be set', API_ID_HELP),
 	customFieldRefusal('ID', 'Custom field "ID" cannot be set', API_ID_HELP),
-	customFieldRefusal('company', 'Custom field "company" is given twice', TWICE_HELP),
+	customFieldRefusal('leadSource', 'Custom field "leadSource" is given twice', TWICE_HELP),
 	customFieldRefusal('__proto__', 'Custom field name "__proto__" cannot be used', RESERVED_HELP),
 	customFieldRefusal(
 		'constructor',
@@ -276,7 +276,7 @@ const REFUSALS: Array<[string, Refusal]> = [
 	returnAllRefusal('yes', '"yes"'),
 	returnAllRefusal('TRUE ', '"TRUE "'),
 	returnAllRefusal(1, '1'),
-	customFieldRefusal(' Company ', 'Custom field "Company" is given twice', TWICE_HELP),
+	customFieldRefusal(' LeadSource ', 'Custom field "LeadSource" is given twice', TWICE_HELP),
 	optionRefusal('maxRetries', 'Max Retries -1', -1, 0, '-1'),
 	optionRefusal('maxRetryWait', 'Max Total Wait 3601', 3601, 3600, '3601'),
 	optionRefusal('maxRetries', 'Max Retries 101 (100 is the most)', 101, 100, '101'),

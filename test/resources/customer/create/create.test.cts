@@ -50,7 +50,7 @@ describe('Customer › Create', () => {
 			additionalFields: {
 				email: 'ada@example.com',
 				phone: '+44 20 7946 0958',
-				customFields: { field: [{ name: 'company', value: 'Analytical Engines' }] },
+				customFields: { field: [{ name: 'leadSource', value: 'Newsletter' }] },
 			},
 		});
 		expect(error).toBeUndefined();
@@ -63,7 +63,7 @@ describe('Customer › Create', () => {
 			lastName: 'Lovelace',
 			email: 'ada@example.com',
 			phone: '+44 20 7946 0958',
-			company: 'Analytical Engines',
+			leadSource: 'Newsletter',
 		});
 		expect(items).toHaveLength(1);
 		expect(items[0].pairedItem).toEqual({ item: 0 });
@@ -269,7 +269,7 @@ describe('Customer › Create against an API that answers without a body', () =>
 				email: '  ',
 				customFields: {
 					field: [
-						{ name: 'company', value: '   ' },
+						{ name: 'leadSource', value: '   ' },
 						{ name: 'note', value: '={{ $json.nothing }}' },
 						{ name: 'city', value: 'London' },
 					],
@@ -403,7 +403,7 @@ describe('Customer › Create against an API that answers without a body', () =>
 				phone: '\u2060+44  20 7946 0958\u00a0',
 				customFields: {
 					field: [
-						{ name: 'company', value: '\u200bAnalytical  Engines\u200d\n' },
+						{ name: 'leadSource', value: '\u200bNews  letter\u200d\n' },
 						{ name: 'city\u200b', value: 'Zu\u0308rich' },
 						{ name: 'note', value: '\u00ad\u2060' },
 					],
@@ -418,7 +418,7 @@ describe('Customer › Create against an API that answers without a body', () =>
 				lastName: 'Lovelace',
 				email: 'ada@example.com',
 				phone: '+44  20 7946 0958',
-				company: 'Analytical  Engines',
+				leadSource: 'News  letter',
 				city: 'Z\u00fcrich',
 			},
 		]);
