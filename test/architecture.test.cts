@@ -27,11 +27,11 @@ const RANKS: Record<string, number> = {
 	trigger: 7,
 };
 
-function sourceFiles(folder: string): string[] {
+function sourceFiles(folder: string, suffix = '.ts'): string[] {
 	return readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
 		const path = `${folder}/${entry.name}`;
-		if (entry.isDirectory()) return sourceFiles(path);
-		return entry.name.endsWith('.ts') ? [path] : [];
+		if (entry.isDirectory()) return sourceFiles(path, suffix);
+		return entry.name.endsWith(suffix) ? [path] : [];
 	});
 }
 
@@ -50,6 +50,21 @@ function relativeImports(path: string): string[] {
 }
 
 const NODE_FILES = [...sourceFiles('nodes'), ...sourceFiles('credentials')];
+
+/** CONTRIBUTING.md's section that places each module whose tests are not at the mirrored path. */
+const TESTS_MAP_HEADING = "## Where a module's tests live";
+
+/**
+ * Where a module's tests are expected: nodes/BusinessCrm/<path>.ts at test/<path>.test.cts, the
+ * trigger's at test/trigger/, the credential's at test/credential/.
+ */
+function mirroredTest(file: string): string {
+	const base = file
+		.replace(/^nodes\/BusinessCrm\//, 'test/')
+		.replace(/^nodes\/BusinessCrmTrigger\//, 'test/trigger/')
+		.replace(/^credentials\//, 'test/credential/');
+	return base.replace(/\.ts$/, '.test.cts');
+}
 
 describe('the layout of the code', () => {
 	it('gives every folder of the node a rank', () => {
@@ -86,6 +101,23 @@ describe('the layout of the code', () => {
 			lines: readFileSync(join(ROOT, file), 'utf8').split('\n').length - 1,
 		})).filter(({ lines }) => lines > 250);
 		expect(long).toEqual([]);
+	});
+
+	it("has each module's tests at the mirrored path, or a row in CONTRIBUTING's map saying where they are", () => {
+		const contributing = readFileSync(join(ROOT, 'CONTRIBUTING.md'), 'utf8');
+		const map = contributing.slice(contributing.indexOf(TESTS_MAP_HEADING));
+		const row = (module: string) => new RegExp(`^\\| \`${module}\` \\|`, 'm');
+		const testFiles = new Set(sourceFiles('test', '.test.cts'));
+		const unplaced = NODE_FILES.filter(
+			(file) => !testFiles.has(mirroredTest(file)) && !row(file).test(map),
+		);
+		expect(contributing).toContain(TESTS_MAP_HEADING);
+		expect(unplaced).toEqual([]);
+		// A row for a module that has its mirrored test, or that is gone, would mislead.
+		const stale = [...map.matchAll(/^\| `((?:nodes|credentials)\/[^`]+)` \|/gm)]
+			.map((match) => match[1])
+			.filter((file) => !NODE_FILES.includes(file) || testFiles.has(mirroredTest(file)));
+		expect(stale).toEqual([]);
 	});
 
 	it('has the credential type import nothing of the node', () => {
