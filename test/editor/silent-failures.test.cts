@@ -96,6 +96,15 @@ describe('silent failures made visible in the editor (issue 26)', () => {
 			{ firstName: 'Alan', lastName: 'Turing', email: 'alan@example.com' },
 			{ firstName: 'Grace', lastName: 'Hopper' },
 		];
+		// Skip Existing on, and no email to look the row up by.
+		const graceWithoutEmail = crm('Add Customer', {
+			resource: 'customer',
+			operation: 'create',
+			businessId: { __rl: true, mode: 'id', value: home.id },
+			firstName: 'Grace',
+			lastName: 'Hopper',
+			skipExisting: true,
+		});
 		const definitions = {
 			skip: chain('Skip Existing', [
 				START,
@@ -135,28 +144,11 @@ describe('silent failures made visible in the editor (issue 26)', () => {
 			]),
 			noEmail: chain('Skip Existing, a row without an email, as shipped', [
 				START,
-				crm('Add Customer', {
-					resource: 'customer',
-					operation: 'create',
-					businessId: { __rl: true, mode: 'id', value: home.id },
-					firstName: 'Grace',
-					lastName: 'Hopper',
-					skipExisting: true,
-				}),
+				graceWithoutEmail,
 			]),
 			noEmailErrorOutput: chain('Skip Existing, a row without an email, with an error output', [
 				START,
-				{
-					...crm('Add Customer', {
-						resource: 'customer',
-						operation: 'create',
-						businessId: { __rl: true, mode: 'id', value: home.id },
-						firstName: 'Grace',
-						lastName: 'Hopper',
-						skipExisting: true,
-					}),
-					onError: 'continueErrorOutput',
-				},
+				{ ...graceWithoutEmail, onError: 'continueErrorOutput' },
 			]),
 			emptyFilter: chain('Get Many with Filters › Business added but not picked', [
 				START,
@@ -375,7 +367,10 @@ describe('silent failures made visible in the editor (issue 26)', () => {
 			await editor.openNode('Add Customer');
 			await editor.executeStep();
 			// n8n shows the error output's items under its own tab of the output panel.
-			const errorBranch = editor.outputPanel().locator('[data-test-id="branches"]').getByText(/^Error/);
+			const errorBranch = editor
+				.outputPanel()
+				.locator('[data-test-id="branches"]')
+				.getByText(/^Error/);
 			await errorBranch.first().click({ timeout: 60_000 });
 			await editor.outputPanel().getByText(NO_EMAIL_ERROR).first().waitFor();
 			const text = await editor.outputPanel().innerText();

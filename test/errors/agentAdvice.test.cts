@@ -11,6 +11,7 @@ import {
 	answered,
 	byId,
 	closedPort,
+	createAda as createAdaParameters,
 	credentialsFor,
 	getBusinessOf,
 	useSandbox,
@@ -334,15 +335,10 @@ describe('optional arguments a model leaves empty count as not given', () => {
 	it('Skip if the Customer Already Exists names the email the model left empty', async () => {
 		const { error } = await runNode({
 			credentials: credentialsFor(sandbox),
-			parameters: {
-				resource: 'customer',
-				operation: 'create',
-				businessId: byId('biz_1'),
-				firstName: 'Ada',
-				lastName: 'Lovelace',
+			parameters: createAdaParameters('biz_1', {
 				additionalFields: { email: fromAi('email') },
 				skipExisting: true,
-			},
+			}),
 			items: [{ email: '' }],
 			asTool: true,
 		});
