@@ -298,23 +298,26 @@ function checkNodeMinimum(where: string, text: string): void {
 export const RECORD_FIELDS_HEADING = '## The fields of a customer record';
 export const CREATE_HEADING = '## Customer › Create';
 
-/** The rows of the first table under `heading`, each as its cells. */
-function tableUnder(lines: string[], heading: string): string[][] {
+/**
+ * The first table in the section under `heading` (up to the next `## `): its header's cells and
+ * its rows', each as its cells; none when the section has no table.
+ */
+function tableUnder(lines: string[], heading: string): { header: string[]; rows: string[][] } {
 	const start = lines.findIndex((line) => line.trimEnd() === heading);
-	if (start === -1) return [];
-	const rows: string[][] = [];
-	for (const line of lines.slice(start + 1)) {
+	const found: string[][] = [];
+	for (const line of start === -1 ? [] : lines.slice(start + 1)) {
 		if (line.startsWith('## ')) break;
 		if (line.startsWith('|'))
-			rows.push(
+			found.push(
 				line
 					.split('|')
 					.slice(1, -1)
 					.map((cell) => cell.trim()),
 			);
-		else if (rows.length > 0) break;
+		else if (found.length > 0) break;
 	}
-	return rows.slice(2);
+	// The second line is the separator row.
+	return { header: found[0] ?? [], rows: found.slice(2) };
 }
 
 /**
@@ -326,7 +329,7 @@ function checkFieldTables(): void {
 	const file = join(ROOT, 'docs', 'operations.md');
 	const where = relative(ROOT, file);
 	const lines = withoutCodeBlocks(readFileSync(file, 'utf8'));
-	const recordRows = tableUnder(lines, RECORD_FIELDS_HEADING).map((row) => row[0]);
+	const recordRows = tableUnder(lines, RECORD_FIELDS_HEADING).rows.map((row) => row[0]);
 	for (const name of Object.keys(nodeFields)) {
 		if (!recordRows.includes(`\`${name}\``)) {
 			problem(
@@ -335,7 +338,7 @@ function checkFieldTables(): void {
 			);
 		}
 	}
-	const createRows = tableUnder(lines, CREATE_HEADING).map((row) => row[1] ?? '');
+	const createRows = tableUnder(lines, CREATE_HEADING).rows.map((row) => row[1] ?? '');
 	const additional = PACKAGE_NODES[
 		'n8n-nodes-business-crm.businessCrm'
 	].description.properties.find(
@@ -366,16 +369,8 @@ function checkTroubleshooting(where: string, text: string): void {
 		problem(where, `has no heading "${TROUBLESHOOTING_HEADING}"`);
 		return;
 	}
-	const end = lines.findIndex((line, index) => index > start && line.startsWith('## '));
-	const section = lines.slice(start + 1, end === -1 ? undefined : end);
-	const firstTable = section.findIndex((line) => line.startsWith('|'));
-	const table = section.slice(firstTable);
-	const rows = table.slice(
-		0,
-		table.findIndex((line) => !line.startsWith('|')),
-	);
-	const header = rows[0]?.split('|').map((cell) => cell.trim()) ?? [];
-	if (firstTable === -1 || header.join('|') !== '|Error|Fix|' || rows.length - 2 !== TOP_ERRORS) {
+	const { header, rows } = tableUnder(lines, TROUBLESHOOTING_HEADING);
+	if (header.join('|') !== 'Error|Fix' || rows.length !== TOP_ERRORS) {
 		problem(
 			`${where}:${start + 1}`,
 			`"${TROUBLESHOOTING_HEADING}" must open with a table "| Error | Fix |" of the ${TOP_ERRORS} errors met most, one line each; the rest go to docs/errors-and-retries.md`,
