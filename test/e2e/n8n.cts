@@ -1008,21 +1008,19 @@ export async function executeWorkflow(
 			env: { N8N_LOG_FORMAT: 'json' },
 		});
 	let result = await execute();
+	let printed = parseExecuteOutput(result.stdout);
 	// Killed by a signal this suite did not send, before it printed a run (n8n 2.41.1 on Node 24
 	// with two test files at once: SIGKILL once, SIGSEGV in both tries of another run; cause
 	// unknown): once more, said aloud. A run that had sent requests would show them twice to the
 	// test's own checks, so nothing is hidden.
-	if (
-		result.signal !== null &&
-		!result.timedOut &&
-		parseExecuteOutput(result.stdout).run === undefined
-	) {
+	if (result.signal !== null && !result.timedOut && printed.run === undefined) {
 		console.warn(
 			`n8n execute was killed by ${result.signal} before it printed a run; running it again`,
 		);
 		result = await execute();
+		printed = parseExecuteOutput(result.stdout);
 	}
-	const { run, logs } = parseExecuteOutput(result.stdout);
+	const { run, logs } = printed;
 	const ranWhole = run !== undefined && run.data.resultData.error === undefined;
 	// Killed after it printed a whole run without an error (n8n 1.123.81 on Node 22, two test
 	// files at once: SIGSEGV on its way out, the run's data complete): the workflow ran, and the
