@@ -37,3 +37,15 @@ describe('secrets are redacted from 4 characters on, in every encoding', () => {
 		expect(redact('pass-word-long', ['pass', 'pass-word-long'])).toBe('[redacted]');
 	});
 });
+
+describe('the patterns kept for the secrets of many credentials', () => {
+	it('each list of secrets is matched by its own pattern, before and after many others', () => {
+		const keys = Array.from({ length: 40 }, (_, n) => `key-number-${n}`);
+		for (const key of keys) expect(redact(`a ${key} b`, [key])).toBe('a [redacted] b');
+		// The same secrets in a new list (each item reads its credential again): still matched,
+		// and another list's pattern is not taken for them.
+		expect(redact(`${keys[0]} ${keys[39]}`, [`${keys[0]}`])).toBe(`[redacted] ${keys[39]}`);
+		expect(redact(`${keys[0]} ${keys[39]}`, [keys[39], keys[0]])).toBe('[redacted] [redacted]');
+		expect(redact('key-number-1', ['key-number-10'])).toBe('key-number-1');
+	});
+});

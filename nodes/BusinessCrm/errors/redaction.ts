@@ -45,18 +45,27 @@ function characterForms(character: string): string {
 	return `(?:${forms.join('|')})`;
 }
 
-const patterns = new WeakMap<string[], RegExp | undefined>();
+/**
+ * Built patterns by the secrets they match. Keyed by content, not by the array: n8n gives every
+ * input item its own context, so each item reads the credential again and brings a new array of
+ * the same secrets; building the pattern again was a tenth of a Create's own time. A credential
+ * edited while n8n runs brings new secrets, so the map is cleared when it grows past a few.
+ */
+const patterns = new Map<string, RegExp | undefined>();
+const MAX_PATTERNS = 16;
 
 /** One pattern matching any secret in any of its encoded forms; undefined when none is long enough. */
 function secretPattern(secrets: string[]): RegExp | undefined {
-	if (patterns.has(secrets)) return patterns.get(secrets);
+	const key = JSON.stringify(secrets);
+	if (patterns.has(key)) return patterns.get(key);
 	const alternatives = secrets
 		.filter((secret) => secret.length >= MIN_SECRET_LENGTH)
 		// Longest first, so a secret inside another does not leave the rest of the longer one.
 		.sort((a, b) => b.length - a.length)
 		.map((secret) => [...secret].map(characterForms).join(''));
 	const pattern = alternatives.length ? new RegExp(alternatives.join('|'), 'g') : undefined;
-	patterns.set(secrets, pattern);
+	if (patterns.size >= MAX_PATTERNS) patterns.clear();
+	patterns.set(key, pattern);
 	return pattern;
 }
 
