@@ -322,6 +322,35 @@ export function nodeCreate(runNode: RunNode, info: SandboxInfo, count: number) {
 		);
 }
 
+/**
+ * The same Create by a declarative node with nothing of ours in it (test/helpers/
+ * plain-declarative-node.cts), in the same harness: n8n's own per-item work and HTTP client, the
+ * floor under any declarative node. n8n sends all of its items' requests at once.
+ */
+export function plainCreate(runNode: RunNode, info: SandboxInfo, count: number) {
+	const items = createInput(count);
+	// Loaded only now, as the harness is (loadHarness): n8n-core reads N8N_USER_FOLDER on load.
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { plainDeclarativeCreate } = require('../test/helpers/plain-declarative-node.cjs') as {
+		plainDeclarativeCreate: () => RunOptions['nodeType'];
+	};
+	const nodeType = plainDeclarativeCreate();
+	return async () =>
+		outputOf(
+			await runNode({
+				credentials: credentialsFor(info),
+				nodeType,
+				parameters: {
+					operation: 'create',
+					businessId: info.businessId,
+					firstName: 'Ada',
+					lastName: 'Lovelace',
+				},
+				items,
+			}),
+		);
+}
+
 /** POSTs `count` customers with at most `parallel` requests in flight, keeping each reply. */
 export function bareCreate(info: SandboxInfo, count: number, parallel: number) {
 	const headers = { ...headersFor(info), 'content-type': 'application/json' };

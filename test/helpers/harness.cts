@@ -69,6 +69,8 @@ export interface RunOptions {
 	 * its arguments from the input item here, as n8n's data proxy does before the node has run.
 	 */
 	asTool?: boolean;
+	/** Another node type in the Business CRM node's place (the benchmark's plain declarative node). */
+	nodeType?: INodeType;
 }
 
 export interface RunResult {
@@ -307,7 +309,7 @@ function workflowFor(options: RunOptions, nodeType = loadNodeType()): Workflow {
 
 /** Runs the node on the given items and returns its output as n8n records it. */
 export async function runNode(options: RunOptions): Promise<RunResult> {
-	const workflow = workflowFor(options);
+	const workflow = workflowFor(options, options.nodeType);
 	const additionalData = additionalDataFor(options.credentials, workflow);
 	const execute = new WorkflowExecute(additionalData, 'manual');
 	const run = await execute.run({ workflow, startNode: workflow.getNode(INPUT_NODE)! });
