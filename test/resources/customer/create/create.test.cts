@@ -18,6 +18,7 @@ import {
 	PROBABLY_CREATED,
 } from '../../../../nodes/BusinessCrm/resources/customer/create/request';
 import { FINITE_HELP } from '../../../../nodes/BusinessCrm/resources/customer/create/body';
+import { countEvaluations } from '../../../helpers/expression-count.cjs';
 
 const ADD = '/api/business/crm/customer/add';
 
@@ -423,5 +424,44 @@ describe('Customer › Create against an API that answers without a body', () =>
 			},
 		]);
 		expect(api.posts[0]).not.toHaveProperty('note');
+	});
+});
+
+describe('Customer › Create reads each expression of a row once', () => {
+	let sandbox: Sandbox;
+	useSandbox({ businesses: 1 }, {}, (started) => (sandbox = started));
+	const ROWS = 20;
+	const rows = Array.from({ length: ROWS }, (_, n) => ({
+		first: `Ada${n}`,
+		last: 'Lovelace',
+		email: `ada${n}@example.com`,
+	}));
+	const fromRows: INodeParameters = {
+		firstName: '={{ $json.first }}',
+		lastName: '={{ $json.last }}',
+		additionalFields: { email: '={{ $json.email }}' },
+	};
+
+	it.each<[string, INodeParameters]>([
+		['a plain import', {}],
+		['with Skip Existing', { skipExisting: true, matchOn: 'email' }],
+		[
+			'with Skip Existing and Preview Only',
+			{ skipExisting: true, matchOn: 'email', previewOnly: true },
+		],
+	])('%s: three expressions, three evaluations a row by the node', async (_title, extra) => {
+		const count = await countEvaluations(async () => {
+			const { error, items } = await runCreate(
+				credentialsFor(sandbox),
+				sandbox.businesses[0].id,
+				{ ...fromRows, ...extra },
+				rows,
+			);
+			expect(error).toBeUndefined();
+			expect(items).toHaveLength(ROWS);
+		});
+		expect(count.ours).toBe(3 * ROWS);
+		// n8n's RoutingNode evaluates them too, before the operation runs: at least once each.
+		expect(count.n8n).toBeGreaterThanOrEqual(3 * ROWS);
 	});
 });

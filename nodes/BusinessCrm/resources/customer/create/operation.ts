@@ -33,13 +33,7 @@ function givenNames(ctx: IExecuteSingleFunctions): [unknown, unknown] {
 /** Everything the node can refuse before sending, checked as the row arrives. */
 function checkRow(ctx: IExecuteSingleFunctions): CheckedRow {
 	const index = ctx.getItemIndex();
-	const row: CheckedRow = {
-		index,
-		label: rowLabel(index, ...givenNames(ctx)),
-		stops: false,
-		preview: false,
-		arrivedAt: Date.now(),
-	};
+	const row: CheckedRow = { index, label: '', stops: false, preview: false, arrivedAt: Date.now() };
 	try {
 		row.skipExisting = skipExistingSettings(ctx);
 		row.preview = row.skipExisting !== undefined && previewOnly(ctx);
@@ -52,6 +46,11 @@ function checkRow(ctx: IExecuteSingleFunctions): CheckedRow {
 				: new NodeOperationError(ctx.getNode(), caught as Error, { itemIndex: index });
 		row.stops = !row.preview && !ctx.continueOnFail();
 	}
+	// The names from the body when it was built: reading them again would evaluate each row's
+	// expressions a second time, the dearest work of a row on n8n 2.41's isolated engine.
+	row.label = row.body
+		? rowLabel(index, row.body.firstName, row.body.lastName)
+		: rowLabel(index, ...givenNames(ctx));
 	return row;
 }
 
