@@ -4,7 +4,7 @@
  * fetch loops).
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -220,6 +220,24 @@ export interface Summary {
 	items: number;
 }
 
+/**
+ * Replaces one section of a results file (from its heading up to the next `## ` heading) with
+ * `lines`, from the heading on; appends it when the file has none. The sections other scripts
+ * write stay as they are.
+ */
+export function spliceSection(file: string, heading: string, lines: string[]): void {
+	const old = readFileSync(file, 'utf8').trimEnd().split('\n');
+	const section = lines.slice(lines.indexOf(heading));
+	const start = old.indexOf(heading);
+	let next: string[];
+	if (start === -1) next = [...old, '', ...section];
+	else {
+		const after = old.findIndex((line, index) => index > start && line.startsWith('## '));
+		next = [...old.slice(0, start), ...section, ...(after === -1 ? [] : old.slice(after))];
+	}
+	writeFileSync(file, `${next.join('\n').trimEnd()}\n`);
+}
+
 export function median(values: number[]): number {
 	const sorted = [...values].sort((a, b) => a - b);
 	const middle = Math.floor(sorted.length / 2);
@@ -279,7 +297,39 @@ export function nodeGetMany(runNode: RunNode, info: SandboxInfo, pagesInParallel
 }
 
 interface CustomerPage {
-	content: { customers: unknown[]; pagination: { hasMore: boolean } };
+	content: { customers: unknown[]; pagination: { hasMore: boolean; total?: number } };
+}
+
+/**
+ * The floor with pages at once: the first page gives the total, then the other pages of 100 are
+ * asked for with `inFlight` requests at a time, as the node does by default. No checks, no
+ * overlap: the least a client that reads ahead must wait for.
+ */
+export function bareGetManyAtOnce(info: SandboxInfo, inFlight = DEFAULT_PAGES_IN_PARALLEL) {
+	const headers = headersFor(info);
+	const page = async (offset: number) => {
+		const response = await fetch(
+			`${info.url}${CUSTOMERS_PATH}?limit=${PAGE_SIZE}&offset=${offset}`,
+			{ headers },
+		);
+		if (!response.ok) throw new Error(`GET customers answered ${response.status}`);
+		return ((await response.json()) as CustomerPage).content;
+	};
+	return async () => {
+		const first = await page(0);
+		const total = first.pagination.total ?? first.customers.length;
+		const pages: unknown[][] = [first.customers];
+		let next = PAGE_SIZE;
+		const worker = async () => {
+			while (next < total) {
+				const offset = next;
+				next += PAGE_SIZE;
+				pages[offset / PAGE_SIZE] = (await page(offset)).customers;
+			}
+		};
+		await Promise.all(Array.from({ length: inFlight }, worker));
+		return pages.flat();
+	};
 }
 
 /** The least any client must do: one GET per page of 100, follow hasMore, keep the items. */

@@ -185,15 +185,28 @@ export async function compareInRealN8n(runs: number): Promise<RealN8nResult> {
 	}
 }
 
-type Folder = Parameters<typeof executeWorkflow>[0];
+export type Folder = Parameters<typeof executeWorkflow>[0];
 
-interface SavedExecution {
+/** One node's first run, as n8n saved it. */
+export interface SavedNodeRun {
+	/** When the node started (ms since the epoch) and how long it ran, n8n's own figures. */
+	startTime?: number;
+	executionTime?: number;
+	/** The json of the items on its first output; undefined when it output none. */
+	items?: Array<Record<string, unknown>>;
+	/** Its error message, when it failed. */
+	error?: string;
+}
+
+export interface SavedExecution {
 	id: number;
 	status: string;
 	startedAt: string;
 	stoppedAt: string;
-	/** The Count node's items, or why they could not be read. */
-	count: unknown;
+	/** The execution's error message, when it failed. */
+	error?: string;
+	/** Each node asked for: its first run, or why it could not be read (it did not run, say). */
+	nodes: Record<string, SavedNodeRun | string>;
 }
 
 /*
@@ -203,7 +216,7 @@ interface SavedExecution {
 const READ_EXECUTION = `
 const sqlite3 = require('sqlite3');
 const { parse } = require('flatted');
-const [file, workflowId, after] = process.argv.slice(1);
+const [file, workflowId, after, names] = process.argv.slice(1);
 const db = new sqlite3.Database(file, sqlite3.OPEN_READONLY);
 db.get(
 	'SELECT e.id, e.status, e.startedAt, e.stoppedAt, d.data FROM execution_entity e ' +
@@ -214,21 +227,40 @@ db.get(
 		db.close();
 		if (error) throw error;
 		if (!row) return console.log('null');
-		let count;
+		let result;
 		try {
-			count = parse(row.data).resultData.runData[${JSON.stringify(COUNT)}][0].data.main[0].map((item) => item.json);
+			result = parse(row.data).resultData;
+			if (!result) throw new Error('no resultData');
 		} catch (e) {
-			count = 'run data unreadable: ' + e.message;
+			result = { why: 'run data unreadable: ' + e.message };
 		}
-		console.log(JSON.stringify({ id: row.id, status: row.status, startedAt: row.startedAt, stoppedAt: row.stoppedAt, count }));
+		const nodes = {};
+		for (const name of JSON.parse(names)) {
+			const run = result.runData?.[name]?.[0];
+			nodes[name] = result.why ?? (run === undefined ? 'no run saved' : {
+				startTime: run.startTime,
+				executionTime: run.executionTime,
+				items: run.data?.main?.[0]?.map((item) => item.json),
+				error: run.error?.message,
+			});
+		}
+		console.log(JSON.stringify({
+			id: row.id, status: row.status, startedAt: row.startedAt, stoppedAt: row.stoppedAt,
+			error: result.error?.message, nodes,
+		}));
 	},
 );
 `;
 
-async function savedExecution(
+/**
+ * The newest execution of the workflow after `afterId` that n8n saved in its database, with the
+ * first run of each node named in `nodes`; undefined when there is none.
+ */
+export async function savedExecution(
 	folder: Folder,
 	workflowId: string,
 	afterId: number,
+	nodes: string[],
 ): Promise<SavedExecution | undefined> {
 	const { stdout } = await promisify(execFile)(
 		folder.install.nodeBinary,
@@ -238,14 +270,16 @@ async function savedExecution(
 			path.join(folder.dir, '.n8n', 'database.sqlite'),
 			workflowId,
 			String(afterId),
+			JSON.stringify(nodes),
 		],
-		{ cwd: folder.install.dir, maxBuffer: 1 << 20 },
+		// Room for a node's output of 10,000 items.
+		{ cwd: folder.install.dir, maxBuffer: 1 << 28 },
 	);
 	return (JSON.parse(stdout) as SavedExecution | null) ?? undefined;
 }
 
 /** n8n's sqlite keeps UTC times as "YYYY-MM-DD HH:MM:SS.SSS", without a zone. */
-function utc(time: string): number {
+export function utc(time: string): number {
 	return Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(time) ? time : `${time.replace(' ', 'T')}Z`);
 }
 
@@ -263,7 +297,7 @@ async function round(
 		for (let turn = 0; turn < contestants.length; turn++) {
 			const which = contestants[(run + turn) % contestants.length];
 			const execution = await executeWorkflow(folder, ids[which]);
-			const saved = await savedExecution(folder, ids[which], lastId.value);
+			const saved = await savedExecution(folder, ids[which], lastId.value, [COUNT]);
 			const fail = (why: string) =>
 				new Error(
 					`${which} workflow failed at ${latencyMs} ms latency (run ${run + 1}): ${why}; ` +
@@ -275,12 +309,11 @@ async function round(
 			if (execution.exitCode !== 0 || saved.status !== 'success') {
 				throw fail(`execution ${saved.id} status ${saved.status}`);
 			}
-			const counted = Array.isArray(saved.count)
-				? (saved.count as Array<Record<string, unknown>>)
-				: [];
+			const count = saved.nodes[COUNT];
+			const counted = typeof count === 'object' ? (count.items ?? []) : [];
 			const items = counted.length === 1 ? counted[0]?.count_id : undefined;
 			if (items !== REAL_N8N_CUSTOMERS) {
-				throw fail(`counted ${JSON.stringify(saved.count)}, not ${REAL_N8N_CUSTOMERS} customers`);
+				throw fail(`counted ${JSON.stringify(count)}, not ${REAL_N8N_CUSTOMERS} customers`);
 			}
 			result[which].push({
 				processMs: execution.durationMs,

@@ -81,6 +81,8 @@ export interface RunResult {
 	/** The error that stopped the node, if any. */
 	error?: ExecutionError;
 	run: IRun;
+	/** How long the node ran, as n8n timed it (its task data's executionTime). */
+	nodeMs?: number;
 }
 
 /** The node type as n8n loads it: the loader adds the declarative "Request Options" collection. */
@@ -320,6 +322,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		errorItems: outputs[1] ?? [],
 		error: taskData?.error ?? run.data.resultData.error,
 		run,
+		nodeMs: taskData?.executionTime,
 	};
 }
 
