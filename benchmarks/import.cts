@@ -500,7 +500,7 @@ function report(
 					`Import node's run ≤ ${TARGET_RATIO}× the bound`,
 					ratios,
 					TARGET_RATIO,
-					`${spread(ratios, 3)}×${options.quick ? `; the quick form fails only over ${QUICK_RATIO_LIMIT}×` : ''}`,
+					`${spread(ratios, 3)}×${ratios.length < 2 ? '; one run, so no spread to tell it from noise' : ''}${options.quick ? `; the quick form fails only over ${QUICK_RATIO_LIMIT}×` : ''}`,
 				);
 				if (options.quick && median(ratios) > QUICK_RATIO_LIMIT) {
 					failures.push(
