@@ -1,5 +1,5 @@
 /** Which secrets are cut out of messages (errors/redaction.ts), and in which of their encodings. */
-import { redact } from '../../nodes/BusinessCrm/errors/redaction';
+import { redact, secretPattern } from '../../nodes/BusinessCrm/errors/redaction';
 
 describe('secrets are redacted from 4 characters on, in every encoding', () => {
 	// Literal lengths: MIN_SECRET_LENGTH is a module constant, which mutation testing leaves alone.
@@ -47,5 +47,23 @@ describe('the patterns kept for the secrets of many credentials', () => {
 		expect(redact(`${keys[0]} ${keys[39]}`, [`${keys[0]}`])).toBe(`[redacted] ${keys[39]}`);
 		expect(redact(`${keys[0]} ${keys[39]}`, [keys[39], keys[0]])).toBe('[redacted] [redacted]');
 		expect(redact('key-number-1', ['key-number-10'])).toBe('key-number-1');
+	});
+});
+
+describe("the secrets' pattern is built once per credential, and the kept patterns stay few", () => {
+	const list = (n: number) => [`secret-key-${n}`, `org-${n}-abcd`];
+
+	it('a new list of the same secrets (each item reads its credential again) gets the pattern built for the first', () => {
+		const first = secretPattern(list(1));
+		secretPattern(list(2));
+		expect(secretPattern(list(1))).toBe(first);
+	});
+
+	it('after many other credentials, a pattern is built again: the patterns kept are bounded', () => {
+		const first = secretPattern(list(100));
+		for (let n = 101; n < 140; n++) secretPattern(list(n));
+		const again = secretPattern(list(100));
+		expect(again).not.toBe(first);
+		expect(again?.source).toBe(first?.source);
 	});
 });

@@ -55,7 +55,7 @@ const patterns = new Map<string, RegExp | undefined>();
 const MAX_PATTERNS = 16;
 
 /** One pattern matching any secret in any of its encoded forms; undefined when none is long enough. */
-function secretPattern(secrets: string[]): RegExp | undefined {
+export function secretPattern(secrets: string[]): RegExp | undefined {
 	const key = JSON.stringify(secrets);
 	if (patterns.has(key)) return patterns.get(key);
 	const alternatives = secrets
