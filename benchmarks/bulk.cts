@@ -8,6 +8,7 @@
  * bench.cts appends the section to results.md; `node --require tsx/cjs benchmarks/bulk.cts
  * [--quick]` runs it alone and replaces the section in results.md.
  */
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 
 import { startSandbox, type Sandbox } from '../test/sandbox/server.cjs';
@@ -202,7 +203,7 @@ export async function benchBulk(runs: number): Promise<{ lines: string[] }> {
 		'',
 		SECTION,
 		'',
-		`In-process sandbox with its request log on; ${runs} runs per figure, median (min–max).`,
+		`Measured ${new Date().toISOString()}, load average at start ${loadavg()[0].toFixed(2)}. In-process sandbox with its request log on; ${runs} runs per figure, median (min–max).`,
 		'',
 		row(['figure', 'requests (expected)', 'wall ms', 'result']),
 		row(['---', '---:', '---:', '---']),
