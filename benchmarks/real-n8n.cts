@@ -192,7 +192,7 @@ export interface SavedNodeRun {
 	/** When the node started (ms since the epoch) and how long it ran, n8n's own figures. */
 	startTime?: number;
 	executionTime?: number;
-	/** The json of the items on its first output; undefined when it output none. */
+	/** The json of the items on its first output, when asked for; undefined when it output none. */
 	items?: Array<Record<string, unknown>>;
 	/** Its error message, when it failed. */
 	error?: string;
@@ -216,7 +216,7 @@ export interface SavedExecution {
 const READ_EXECUTION = `
 const sqlite3 = require('sqlite3');
 const { parse } = require('flatted');
-const [file, workflowId, after, names] = process.argv.slice(1);
+const [file, workflowId, after, names, withItems] = process.argv.slice(1);
 const db = new sqlite3.Database(file, sqlite3.OPEN_READONLY);
 db.get(
 	'SELECT e.id, e.status, e.startedAt, e.stoppedAt, d.data FROM execution_entity e ' +
@@ -240,7 +240,7 @@ db.get(
 			nodes[name] = result.why ?? (run === undefined ? 'no run saved' : {
 				startTime: run.startTime,
 				executionTime: run.executionTime,
-				items: run.data?.main?.[0]?.map((item) => item.json),
+				items: JSON.parse(withItems).includes(name) ? run.data?.main?.[0]?.map((item) => item.json) : undefined,
 				error: run.error?.message,
 			});
 		}
@@ -254,13 +254,15 @@ db.get(
 
 /**
  * The newest execution of the workflow after `afterId` that n8n saved in its database, with the
- * first run of each node named in `nodes`; undefined when there is none.
+ * first run of each node named in `nodes`, and the output items of those in `withItems` (a node
+ * of 10,000 items is megabytes to read and pass on); undefined when there is none.
  */
 export async function savedExecution(
 	folder: Folder,
 	workflowId: string,
 	afterId: number,
 	nodes: string[],
+	withItems: string[] = [],
 ): Promise<SavedExecution | undefined> {
 	const { stdout } = await promisify(execFile)(
 		folder.install.nodeBinary,
@@ -271,9 +273,9 @@ export async function savedExecution(
 			workflowId,
 			String(afterId),
 			JSON.stringify(nodes),
+			JSON.stringify(withItems),
 		],
-		// Room for a node's output of 10,000 items.
-		{ cwd: folder.install.dir, maxBuffer: 1 << 28 },
+		{ cwd: folder.install.dir, maxBuffer: 1 << 20 },
 	);
 	return (JSON.parse(stdout) as SavedExecution | null) ?? undefined;
 }
@@ -297,7 +299,7 @@ async function round(
 		for (let turn = 0; turn < contestants.length; turn++) {
 			const which = contestants[(run + turn) % contestants.length];
 			const execution = await executeWorkflow(folder, ids[which]);
-			const saved = await savedExecution(folder, ids[which], lastId.value, [COUNT]);
+			const saved = await savedExecution(folder, ids[which], lastId.value, [COUNT], [COUNT]);
 			const fail = (why: string) =>
 				new Error(
 					`${which} workflow failed at ${latencyMs} ms latency (run ${run + 1}): ${why}; ` +
