@@ -54,6 +54,7 @@ import {
 	plainCreate,
 	PARALLEL,
 	SandboxProcess,
+	sectionBounds,
 	summarize,
 	type RunNode,
 	type Sample,
@@ -112,10 +113,8 @@ function withSectionsKept(lines: string[]): string[] {
 	}
 	const kept: string[] = [];
 	for (const prefix of KEPT_SECTIONS) {
-		const start = old.findIndex((line) => line.startsWith(prefix));
-		if (start === -1) continue;
-		const end = old.findIndex((line, index) => index > start && line.startsWith('## '));
-		kept.push('', ...old.slice(start, end === -1 ? undefined : end));
+		const bounds = sectionBounds(old, (line) => line.startsWith(prefix));
+		if (bounds) kept.push('', ...old.slice(bounds.start, bounds.end));
 	}
 	return [...lines, ...kept];
 }
@@ -630,13 +629,8 @@ function spliceResults(
 
 /** Replaces section 4 and its target lines in the results file with a fresh run of it. */
 async function mainRealN8nOnly(): Promise<void> {
-	const section: string[] = [];
-	const targets = await realN8nSection((...text) => {
-		for (const line of text) {
-			console.log(line);
-			section.push(line);
-		}
-	});
+	const { print, section } = collector();
+	const targets = await realN8nSection(print);
 	const kept = spliceResults(
 		'## 4. ',
 		'## 5. ',
@@ -648,12 +642,52 @@ async function mainRealN8nOnly(): Promise<void> {
 	writeResults(kept.join('\n'), 'Section 4 replaced in');
 }
 
+/**
+ * Section 2c's guard against a slower node fails the run when every run is over its line (a slow
+ * machine slows the floor too, and one slow run is noise).
+ */
+function failOnMiss(guard: Target): void {
+	if (guard.pass !== false) return;
+	console.error(`MISS: ${guard.name} (${guard.detail})`);
+	process.exitCode = 1;
+}
+
+/** A print that also keeps what it printed: the section a one-section run splices in. */
+function collector(): { print: (...text: string[]) => void; section: string[] } {
+	const section: string[] = [];
+	const print = (...text: string[]) => {
+		for (const line of text) {
+			console.log(line);
+			section.push(line);
+		}
+	};
+	return { print, section };
+}
+
+/** Whether a line of the results file is one of these targets' verdicts. */
+const isTargetOf = (targets: Target[]) => (line: string) =>
+	targets.some((target) => line.startsWith('- ') && line.includes(`: ${target.name} (`));
+
+/**
+ * The file's date line (its first: section 8 has its own) says when `what` was re-run alone, in
+ * place of its earlier note.
+ */
+function withRerunDate(lines: string[], what: string, load: number): string[] {
+	const earlier = new RegExp(`; ${what} re-run .*?(?=; section|$)`);
+	const at = lines.findIndex((line) => line.startsWith('- Date: '));
+	return lines.map((line, index) =>
+		index === at
+			? `${line.replace(earlier, '')}; ${what} re-run ${new Date().toISOString()} (load average at start ${load.toFixed(2)})`
+			: line,
+	);
+}
+
 /** Replaces section 3 and its target line in the results file with a fresh run of it. */
 async function mainCreateOnly(): Promise<void> {
 	const load = loadavg()[0];
 	const runNode = await loadHarness();
 	const sandbox = await SandboxProcess.start();
-	const section: string[] = [];
+	const { print, section } = collector();
 	let creates: Summary[];
 	try {
 		// The same warm-up as a full run, so run 1 is not an outlier.
@@ -663,26 +697,10 @@ async function mainCreateOnly(): Promise<void> {
 	} finally {
 		await sandbox.close();
 	}
-	printCreate((...text) => {
-		for (const line of text) {
-			console.log(line);
-			section.push(line);
-		}
-	}, creates);
-	const target = createTarget(creates[0]);
-	const kept = spliceResults(
-		'## 3. ',
-		'## 4. ',
-		section,
-		(line) => line.startsWith('- ') && line.includes(`: ${target.name} (`),
-		[target],
-	);
-	const dated = kept.map((line) =>
-		line.startsWith('- Date: ')
-			? `${line.replace(/; section 3 re-run .*?(?=; section|$)/, '')}; section 3 re-run ${new Date().toISOString()} (load average at start ${load.toFixed(2)})`
-			: line,
-	);
-	writeResults(dated.join('\n'), 'Section 3 replaced in');
+	printCreate(print, creates);
+	const targets = [createTarget(creates[0])];
+	const kept = spliceResults('## 3. ', '## 4. ', section, isTargetOf(targets), targets);
+	writeResults(withRerunDate(kept, 'section 3', load).join('\n'), 'Section 3 replaced in');
 }
 
 /** Replaces section 2b and its target lines in the results file with a fresh run of it. */
@@ -690,7 +708,7 @@ async function mainPagesOnly(): Promise<void> {
 	const load = loadavg()[0];
 	const runNode = await loadHarness();
 	const sandbox = await SandboxProcess.start();
-	const section: string[] = [];
+	const { print, section } = collector();
 	let parallel: ParallelResult[];
 	let aboveFloor: AboveFloor;
 	try {
@@ -703,26 +721,16 @@ async function mainPagesOnly(): Promise<void> {
 	} finally {
 		await sandbox.close();
 	}
-	const print = (...text: string[]) => {
-		for (const line of text) {
-			console.log(line);
-			section.push(line);
-		}
-	};
 	printPages(print, parallel);
 	printAboveFloor(print, aboveFloor);
 	const guard = aboveFloorTarget(aboveFloor);
-	if (guard.pass === false) process.exitCode = 1;
 	const targets = [...pagesTargets(parallel), guard];
-	const isPages = (line: string) =>
-		targets.some((target) => line.startsWith('- ') && line.includes(`: ${target.name} (`));
-	const kept = spliceResults('## 2b. ', '## 3. ', section, isPages, targets);
-	const dated = kept.map((line) =>
-		line.startsWith('- Date: ')
-			? `${line.replace(/; sections? 2b (and 2c )?re-run .*?(?=; section|$)/, '')}; sections 2b and 2c re-run ${new Date().toISOString()} (load average at start ${load.toFixed(2)})`
-			: line,
+	const kept = spliceResults('## 2b. ', '## 3. ', section, isTargetOf(targets), targets);
+	writeResults(
+		withRerunDate(kept, 'sections 2b and 2c', load).join('\n'),
+		'Sections 2b and 2c replaced in',
 	);
-	writeResults(dated.join('\n'), 'Sections 2b and 2c replaced in');
+	failOnMiss(guard);
 }
 
 async function main(): Promise<void> {
@@ -732,14 +740,8 @@ async function main(): Promise<void> {
 	const runNode = await loadHarness();
 	const sandbox = await SandboxProcess.start();
 	const info = sandbox.info;
-	const lines: string[] = [header()];
-	const print = (...text: string[]) => {
-		for (const line of text) {
-			console.log(line);
-			lines.push(line);
-		}
-	};
-	console.log(lines[0]);
+	const { print, section: lines } = collector();
+	print(header());
 
 	try {
 		// Warm-up: JIT, connection pools and n8n-core's lazy setup, so run 1 is not an outlier.
@@ -876,12 +878,7 @@ async function main(): Promise<void> {
 		print(...bulk.lines);
 
 		writeResults(`${withSectionsKept(lines).join('\n')}\n`, 'Written to');
-		// The guard against a slower node: every run over the line (a slow machine slows the floor
-		// too, and one slow run is noise).
-		if (guard.pass === false) {
-			console.error(`MISS: ${guard.name} (${guard.detail})`);
-			process.exitCode = 1;
-		}
+		failOnMiss(guard);
 	} finally {
 		await sandbox.close();
 	}

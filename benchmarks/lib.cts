@@ -32,7 +32,7 @@ export const DEFAULT_PAGES_IN_PARALLEL = 10;
 const SAMPLE_EVERY_MS = 5;
 
 const CUSTOMERS_PATH = '/api/public/v1/customers';
-const ADD_CUSTOMER_PATH = '/api/business/crm/customer/add';
+export const ADD_CUSTOMER_PATH = '/api/business/crm/customer/add';
 
 /* ------------------------------------------------------------------------------------------ */
 /* Setup                                                                                       */
@@ -228,14 +228,25 @@ export interface Summary {
 export function spliceSection(file: string, heading: string, lines: string[]): void {
 	const old = readFileSync(file, 'utf8').trimEnd().split('\n');
 	const section = lines.slice(lines.indexOf(heading));
-	const start = old.indexOf(heading);
-	let next: string[];
-	if (start === -1) next = [...old, '', ...section];
-	else {
-		const after = old.findIndex((line, index) => index > start && line.startsWith('## '));
-		next = [...old.slice(0, start), ...section, ...(after === -1 ? [] : old.slice(after))];
-	}
+	const bounds = sectionBounds(old, (line) => line === heading);
+	const next = bounds
+		? [...old.slice(0, bounds.start), ...section, ...old.slice(bounds.end)]
+		: [...old, '', ...section];
 	writeFileSync(file, `${next.join('\n').trimEnd()}\n`);
+}
+
+/**
+ * Where a results file's section begins (its heading, the first line `isHeading` accepts) and
+ * ends (the next `## ` heading, or the end of the file); undefined when it has none.
+ */
+export function sectionBounds(
+	lines: string[],
+	isHeading: (line: string) => boolean,
+): { start: number; end: number } | undefined {
+	const start = lines.findIndex(isHeading);
+	if (start === -1) return undefined;
+	const next = lines.findIndex((line, index) => index > start && line.startsWith('## '));
+	return { start, end: next === -1 ? lines.length : next };
 }
 
 export function median(values: number[]): number {
@@ -300,14 +311,9 @@ interface CustomerPage {
 	content: { customers: unknown[]; pagination: { hasMore: boolean; total?: number } };
 }
 
-/**
- * The floor with pages at once: the first page gives the total, then the other pages of 100 are
- * asked for with `inFlight` requests at a time, as the node does by default. No checks, no
- * overlap: the least a client that reads ahead must wait for.
- */
-export function bareGetManyAtOnce(info: SandboxInfo, inFlight = DEFAULT_PAGES_IN_PARALLEL) {
-	const headers = headersFor(info);
-	const page = async (offset: number) => {
+/** One GET of the page of 100 at `offset`, as a bare client asks for it: no checks. */
+function customerPage(info: SandboxInfo, headers: Record<string, string>) {
+	return async (offset: number): Promise<CustomerPage['content']> => {
 		const response = await fetch(
 			`${info.url}${CUSTOMERS_PATH}?limit=${PAGE_SIZE}&offset=${offset}`,
 			{ headers },
@@ -315,6 +321,15 @@ export function bareGetManyAtOnce(info: SandboxInfo, inFlight = DEFAULT_PAGES_IN
 		if (!response.ok) throw new Error(`GET customers answered ${response.status}`);
 		return ((await response.json()) as CustomerPage).content;
 	};
+}
+
+/**
+ * The floor with pages at once: the first page gives the total, then the other pages of 100 are
+ * asked for with `inFlight` requests at a time, as the node does by default. No checks, no
+ * overlap: the least a client that reads ahead must wait for.
+ */
+export function bareGetManyAtOnce(info: SandboxInfo, inFlight = DEFAULT_PAGES_IN_PARALLEL) {
+	const page = customerPage(info, headersFor(info));
 	return async () => {
 		const first = await page(0);
 		const total = first.pagination.total ?? first.customers.length;
@@ -334,18 +349,13 @@ export function bareGetManyAtOnce(info: SandboxInfo, inFlight = DEFAULT_PAGES_IN
 
 /** The least any client must do: one GET per page of 100, follow hasMore, keep the items. */
 export function bareGetMany(info: SandboxInfo) {
-	const headers = headersFor(info);
+	const page = customerPage(info, headersFor(info));
 	return async () => {
 		const items: unknown[] = [];
 		for (let offset = 0; ; offset += PAGE_SIZE) {
-			const response = await fetch(
-				`${info.url}${CUSTOMERS_PATH}?limit=${PAGE_SIZE}&offset=${offset}`,
-				{ headers },
-			);
-			if (!response.ok) throw new Error(`GET customers answered ${response.status}`);
-			const page = (await response.json()) as CustomerPage;
-			for (const customer of page.content.customers) items.push(customer);
-			if (!page.content.pagination.hasMore) return items;
+			const { customers, pagination } = await page(offset);
+			for (const customer of customers) items.push(customer);
+			if (!pagination.hasMore) return items;
 		}
 	};
 }

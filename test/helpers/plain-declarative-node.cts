@@ -6,6 +6,7 @@
  */
 import { NodeConnectionTypes, type INodeType } from 'n8n-workflow';
 import { DirectoryLoader } from 'n8n-core';
+import { CREATE_URL } from '../../nodes/BusinessCrm/resources/customer/create/request';
 
 const field = (name: string) => ({
 	displayName: name,
@@ -43,7 +44,7 @@ export function plainDeclarativeCreate(): INodeType {
 							name: 'Create',
 							value: 'create',
 							action: 'Create a customer',
-							routing: { request: { method: 'POST', url: '/api/business/crm/customer/add' } },
+							routing: { request: { method: 'POST', url: CREATE_URL } },
 						},
 					],
 				},
