@@ -44,13 +44,12 @@ import {
 	type WorkflowJson,
 } from '../test/e2e/n8n.cjs';
 import { testedVersions } from '../test/e2e/versions.cjs';
-import { prepareN8n } from '../test/e2e/workflows.cjs';
-import { median, spliceSection } from './lib.cjs';
+import { createFromRows, prepareN8n } from '../test/e2e/workflows.cjs';
+import { ADD_CUSTOMER_PATH, median, spliceSection } from './lib.cjs';
 import { savedExecution, utc, type Folder } from './real-n8n.cjs';
 
 const SECTION = '## 8. Real n8n: bulk import under a rate limit';
 const RESULTS_FILE = join(__dirname, 'results.md');
-const ADD = '/api/business/crm/customer/add';
 const RATE = { limit: 50, windowMs: 1000 };
 const LATENCY_MS = 50;
 const FULL = { rows: 10_000, versions: [DEFAULT_N8N_VERSION, '2.41.1'], nodeRuns: 3, httpRuns: 1 };
@@ -155,16 +154,10 @@ function nodeImport(credential: Credential, businessId: string, skipExisting: bo
 	return {
 		type: 'n8n-nodes-business-crm.businessCrm',
 		typeVersion: 1,
-		parameters: {
-			resource: 'customer',
-			operation: 'create',
-			businessId: { __rl: true, mode: 'id', value: businessId },
-			firstName: '={{ $json.firstName }}',
-			lastName: '={{ $json.lastName }}',
-			additionalFields: { email: '={{ $json.email }}' },
+		parameters: createFromRows(businessId, {
 			skipExisting,
 			...(skipExisting ? { matchOn: 'email', matchWithin: 'business' } : {}),
-		},
+		}),
 		credentials: { businessCrmApi: { id: credential.id, name: credential.name } },
 	};
 }
@@ -180,7 +173,7 @@ function httpImport(url: string, headers: Credential, businessId: string, batchi
 		typeVersion: 4.2,
 		parameters: {
 			method: 'POST',
-			url: `${url}${ADD}`,
+			url: `${url}${ADD_CUSTOMER_PATH}`,
 			authentication: 'genericCredentialType',
 			genericAuthType: 'httpCustomAuth',
 			sendBody: true,
@@ -351,7 +344,8 @@ async function runScenario(
 			nodeMs: typeof importRun === 'object' ? importRun.executionTime : undefined,
 			apiMs: firstAt === 0 ? undefined : lastAt - firstAt,
 			throttled: sandbox.requests.filter((request) => request.status === 429).length,
-			creates: sandbox.requests.filter((r) => r.method === 'POST' && r.path === ADD).length,
+			creates: sandbox.requests.filter((r) => r.method === 'POST' && r.path === ADD_CUSTOMER_PATH)
+				.length,
 			rowsFailed,
 			duplicates: emails.length - present.size,
 		};

@@ -17,7 +17,7 @@ import {
 	type WorkflowJson,
 	type WorkflowRun,
 } from './n8n.cjs';
-import { prepareN8n } from './workflows.cjs';
+import { createFromRows, prepareN8n } from './workflows.cjs';
 
 const ADD = '/api/business/crm/customer/add';
 const ROWS = 1_000;
@@ -56,15 +56,10 @@ function importWorkflowJson(
 				typeVersion: 1,
 				position: [440, 0],
 				// On Error: Stop Workflow (n8n's default).
-				parameters: {
-					resource: 'customer',
-					operation: 'create',
-					businessId: { __rl: true, mode: 'id', value: businessId },
-					firstName: '={{ $json.firstName }}',
-					lastName: '={{ $json.lastName }}',
-					additionalFields: { email: '={{ $json.email }}' },
-					...(skipExisting ? { skipExisting: true, matchOn: 'email' } : {}),
-				},
+				parameters: createFromRows(
+					businessId,
+					skipExisting ? { skipExisting: true, matchOn: 'email' } : {},
+				),
 				credentials: { businessCrmApi: { id: credential.id, name: credential.name } },
 			},
 		],

@@ -43,6 +43,22 @@ export function withNode(
 	};
 }
 
+/**
+ * Customer › Create's parameters for input rows whose json has firstName, lastName and email, as
+ * an import workflow sets them; `extra` adds to them (Skip Existing, Preview Only, ...).
+ */
+export function createFromRows(businessId: string, extra: Record<string, unknown> = {}) {
+	return {
+		resource: 'customer',
+		operation: 'create',
+		businessId: { __rl: true, mode: 'id', value: businessId },
+		firstName: '={{ $json.firstName }}',
+		lastName: '={{ $json.lastName }}',
+		additionalFields: { email: '={{ $json.email }}' },
+		...extra,
+	};
+}
+
 /** The Business CRM credential for the sandbox, under the id the examples use. */
 export function sandboxCredential(sandbox: Sandbox): CredentialInput {
 	return {

@@ -23,6 +23,7 @@ import {
 } from '../../nodes/BusinessCrm/resources/customer/create/skipExisting';
 import { MATCH_KEY_NAMES } from '../../nodes/BusinessCrm/state/customerIndex';
 import { startSandbox, type Sandbox } from '../sandbox/server.cjs';
+import { createFromRows } from '../e2e/workflows.cjs';
 import { waitForText, type Steps } from './browser.cjs';
 import { chain, CREDENTIALS, openEditor, type EditorSession } from './session.cjs';
 
@@ -51,17 +52,11 @@ function importWorkflow(name: string, businessId: string, rows: Row[]) {
 			name: 'Import Customers',
 			type: 'n8n-nodes-business-crm.businessCrm',
 			typeVersion: 1,
-			parameters: {
-				resource: 'customer',
-				operation: 'create',
-				businessId: { __rl: true, mode: 'id', value: businessId },
-				firstName: '={{ $json.firstName }}',
-				lastName: '={{ $json.lastName }}',
-				additionalFields: { email: '={{ $json.email }}' },
+			parameters: createFromRows(businessId, {
 				skipExisting: true,
 				matchOn: 'email',
 				previewOnly: true,
-			},
+			}),
 			credentials: CREDENTIALS,
 		},
 	]);

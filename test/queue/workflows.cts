@@ -5,6 +5,7 @@
  * Business CRM Trigger, which the main polls.
  */
 import type { WorkflowJson } from '../e2e/n8n.cjs';
+import { createFromRows } from '../e2e/workflows.cjs';
 
 const NODE_TYPE = 'n8n-nodes-business-crm.businessCrm';
 const TRIGGER_TYPE = 'n8n-nodes-business-crm.businessCrmTrigger';
@@ -147,15 +148,7 @@ export function importWorkflow(
 				type: NODE_TYPE,
 				typeVersion: 1,
 				position: [660, 0],
-				parameters: {
-					resource: 'customer',
-					operation: 'create',
-					businessId: { __rl: true, mode: 'id', value: businessId },
-					firstName: '={{ $json.firstName }}',
-					lastName: '={{ $json.lastName }}',
-					additionalFields: { email: '={{ $json.email }}' },
-					...createParameters,
-				},
+				parameters: createFromRows(businessId, createParameters),
 				credentials: { businessCrmApi: credential },
 			},
 		],
