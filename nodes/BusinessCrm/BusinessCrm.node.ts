@@ -7,6 +7,7 @@ import {
 import { searchBusinesses } from './listSearch/searchBusinesses';
 import { businessDescription } from './resources/business';
 import { customerDescription } from './resources/customer';
+import { customerCreate } from './resources/customer/create/operation';
 import { findHints } from './resources/customer/find';
 import { retryOptions } from './params/descriptions';
 import { displayNameSubtitle } from './params/subtitle';
@@ -102,5 +103,11 @@ export class BusinessCrm implements INodeType {
 		listSearch: {
 			searchBusinesses,
 		},
+	};
+
+	// A workflow run of Create skips n8n's routing, which evaluates every parameter of every row
+	// before the first Create (see runEachItem); tool calls still take the routing.
+	customOperations = {
+		customer: { create: customerCreate },
 	};
 }

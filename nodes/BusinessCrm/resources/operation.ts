@@ -1,6 +1,7 @@
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import type {
 	IDataObject,
+	IExecuteFunctions,
 	IExecutePaginationFunctions,
 	INodeExecutionData,
 	JsonObject,
@@ -95,5 +96,53 @@ export function runOperation(handler: OperationHandler) {
 			if (this.getNode().onError !== 'continueErrorOutput') json.errorType = errorType;
 			return [{ json, pairedItem: { item: itemIndex } }];
 		}
+	};
+}
+
+/**
+ * The item's view of a node run, as n8n's RoutingNode gives each item (it also builds its
+ * pagination context with Object.create): the run's context, read at this item.
+ */
+function itemContext(ctx: IExecuteFunctions, itemIndex: number): IExecutePaginationFunctions {
+	const item: Partial<IExecutePaginationFunctions> = {
+		getItemIndex: () => itemIndex,
+		getNodeParameter: (name: string, fallback?: unknown, options?: object) =>
+			ctx.getNodeParameter(name, itemIndex, fallback, options),
+		getInputData: (inputIndex = 0, type = 'main') => ctx.getInputData(inputIndex, type)[itemIndex],
+		getCredentials: async <T extends object>(type: string) =>
+			await ctx.getCredentials<T>(type, itemIndex),
+	};
+	return Object.assign(Object.create(ctx) as IExecutePaginationFunctions, item);
+}
+
+/**
+ * Runs an operation as one of the node's `customOperations`, with what RoutingNode does around
+ * it: each item's handler started in input order (Settings › Batching's sleeps between batches
+ * included), the output in input order, and the first failed item's error thrown. n8n calls it
+ * instead of RoutingNode in a workflow run, which would otherwise evaluate every parameter of
+ * every item before the first handler starts: most of a large import's wait on n8n 2.41's
+ * isolated expression engine. Tool calls still take the routing (n8n runs a tool through
+ * RoutingNode), so an operation keeps both, with one handler.
+ */
+export function runEachItem(handler: OperationHandler) {
+	const perItem = runOperation(handler);
+	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const { batching } = this.getNodeParameter('requestOptions', 0, {}) as {
+			batching?: { batch?: { batchSize?: number; batchInterval?: number } };
+		};
+		const size = Number(batching?.batch?.batchSize) > 0 ? Number(batching?.batch?.batchSize) : 1;
+		const interval = Number(batching?.batch?.batchInterval);
+		const outcomes: Array<Promise<INodeExecutionData[]>> = [];
+		const items = this.getInputData();
+		for (let index = 0; index < items.length; index++) {
+			if (index > 0 && interval > 0 && index % size === 0) await sleep(interval);
+			outcomes.push(perItem.call(itemContext(this, index)));
+		}
+		const output: INodeExecutionData[] = [];
+		for (const outcome of await Promise.allSettled(outcomes)) {
+			if (outcome.status === 'rejected') throw outcome.reason;
+			output.push(...outcome.value);
+		}
+		return [output];
 	};
 }

@@ -2,7 +2,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteSingleFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { MAX_TIMEOUT_MS } from '../../../api/requestSettings';
 import { RequestWithdrawn } from '../../../errors/errors';
-import { runOperation } from '../../operation';
+import { runEachItem, runOperation, type OperationHandler } from '../../operation';
 import { customerBody } from './body';
 import { importRun, NOTHING_SENT, rowLabel, type ImportRow, type ImportRun } from './importRun';
 import { rememberedCreate } from './memory';
@@ -133,6 +133,26 @@ async function rowFailed(
 	return error;
 }
 
+/** One row of an import: checked, then created once every row of the run is checked. */
+const createOne: OperationHandler = async function () {
+	const run = importRun(this);
+	const row = checkRow(this);
+	run.arrive(row);
+	// Every row is checked before the first Create leaves.
+	await run.allArrived(batchInterval(this));
+	try {
+		const record = await createRow(this, run, row);
+		return record === undefined ? [] : [record];
+	} catch (caught) {
+		throw await rowFailed(this, run, row, caught);
+	} finally {
+		run.finished(row.index);
+	}
+};
+
+/** Create in a workflow run: n8n calls it instead of its routing (see runEachItem). */
+export const customerCreate = runEachItem(createOne);
+
 export const customerCreateOperation: INodePropertyOptions = {
 	name: 'Create',
 	value: 'create',
@@ -147,21 +167,7 @@ export const customerCreateOperation: INodePropertyOptions = {
 		request: { method: 'POST', url: CREATE_URL },
 		send: { paginate: true },
 		operations: {
-			pagination: runOperation(async function () {
-				const run = importRun(this);
-				const row = checkRow(this);
-				run.arrive(row);
-				// Every row is checked before the first Create leaves.
-				await run.allArrived(batchInterval(this));
-				try {
-					const record = await createRow(this, run, row);
-					return record === undefined ? [] : [record];
-				} catch (caught) {
-					throw await rowFailed(this, run, row, caught);
-				} finally {
-					run.finished(row.index);
-				}
-			}),
+			pagination: runOperation(createOne),
 		},
 	},
 };
