@@ -7,6 +7,7 @@ import type {
 	JsonObject,
 } from 'n8n-workflow';
 import { UnexpectedReplyError } from '../api/replyShapes';
+import { CREDENTIAL_TYPE } from '../credential/credential';
 import { nextStepForModel, runsAsTool } from '../errors/agentAdvice';
 import { errorTypeOf, typed, type ErrorType } from '../errors/errorTypes';
 import { fromAiKey } from '../params/parameters';
@@ -132,6 +133,11 @@ export function runEachItem(handler: OperationHandler) {
 		};
 		const size = Number(batching?.batch?.batchSize) > 0 ? Number(batching?.batch?.batchSize) : 1;
 		const interval = Number(batching?.batch?.batchInterval);
+		// Read once before the rows, as RoutingNode does: n8n caches what a read looks up (whether
+		// the credential may use external secrets, in n8n 2.8), and without this every row's read
+		// misses that cache at once, each with its own database query. A failure is each row's to
+		// report, on its own item.
+		await this.getCredentials(CREDENTIAL_TYPE, 0).catch(() => undefined);
 		const outcomes: Array<Promise<INodeExecutionData[]>> = [];
 		const items = this.getInputData();
 		for (let index = 0; index < items.length; index++) {
