@@ -117,6 +117,22 @@ function itemContext(ctx: IExecuteFunctions, itemIndex: number): IExecutePaginat
 }
 
 /**
+ * The error as RoutingNode throws a failed item's: a NodeApiError, so that n8n's error view shows
+ * an error of Create as it shows the routed operations' (its "From Business CRM" section).
+ */
+function asRoutedError(ctx: IExecuteFunctions, caught: unknown, itemIndex: number): NodeApiError {
+	if (caught instanceof NodeApiError) return caught;
+	// runOperation rejects with node errors only: a NodeOperationError here.
+	const error = caught as NodeOperationError;
+	return new NodeApiError(ctx.getNode(), error as unknown as JsonObject, {
+		itemIndex,
+		message: error.message,
+		description: error.description ?? undefined,
+		httpCode: 'none',
+	});
+}
+
+/**
  * Runs an operation as one of the node's `customOperations`, with what RoutingNode does around
  * it: each item's handler started in input order (Settings › Batching's sleeps between batches
  * included), the output in input order, and the first failed item's error thrown. n8n calls it
@@ -145,8 +161,8 @@ export function runEachItem(handler: OperationHandler) {
 			outcomes.push(perItem.call(itemContext(this, index)));
 		}
 		const output: INodeExecutionData[] = [];
-		for (const outcome of await Promise.allSettled(outcomes)) {
-			if (outcome.status === 'rejected') throw outcome.reason;
+		for (const [index, outcome] of (await Promise.allSettled(outcomes)).entries()) {
+			if (outcome.status === 'rejected') throw asRoutedError(this, outcome.reason, index);
 			output.push(...outcome.value);
 		}
 		return [output];

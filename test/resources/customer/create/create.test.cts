@@ -466,3 +466,25 @@ describe('Customer › Create reads each expression of a row once', () => {
 		expect(count.n8n).toBe(0);
 	});
 });
+
+describe('Customer › Create fails as the routed operations do', () => {
+	let sandbox: Sandbox;
+	useSandbox({ businesses: 1 }, {}, (started) => (sandbox = started));
+
+	it("a refused row is a NodeApiError, as RoutingNode makes of an operation's refusal: n8n's error view shows both alike", async () => {
+		const credentials = credentialsFor(sandbox);
+		const created = await runCreate(credentials, sandbox.businesses[0].id, { firstName: '   ' });
+		const found = await runNode({
+			credentials,
+			parameters: { resource: 'customer', operation: 'find', findBy: 'email', email: '   ' },
+		});
+		for (const { error } of [created, found]) {
+			const nodeError = error as (typeof error & { httpCode?: string | null }) | undefined;
+			expect(nodeError?.name).toBe('NodeApiError');
+			expect(nodeError?.httpCode).toBe('none');
+			expect(nodeError?.context.itemIndex).toBe(0);
+		}
+		expect(created.error?.message).toMatch(/^First Name /);
+		expect(requestsTo(sandbox, ADD)).toHaveLength(0);
+	});
+});
