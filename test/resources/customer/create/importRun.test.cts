@@ -198,6 +198,9 @@ describe('Customer › Create: a run checks every row first and says what it wro
 		// Create, which leaves later after its target than the others (its reply is the first).
 		expect(at[2] - at[0]).toBeGreaterThanOrEqual(100);
 		expect(at[4] - at[2]).toBeGreaterThanOrEqual(100);
+		// And the two rows of a batch go together.
+		expect(at[1] - at[0]).toBeLessThan(100);
+		expect(at[3] - at[2]).toBeLessThan(100);
 	});
 
 	it('Settings › Retry On Fail checks every try afresh, and a refusal fails each try without sending', async () => {
