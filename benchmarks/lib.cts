@@ -163,6 +163,11 @@ export interface Sample {
 	rssBytes: number;
 	/** The process's whole RSS at its peak: the delta alone reads 0 once earlier runs grew it. */
 	rssPeakBytes: number;
+	/**
+	 * This process's CPU time (user and system) during the run: unlike wall time, it barely grows
+	 * when other processes share the cores, so a guard on it holds on a busy CI machine.
+	 */
+	cpuMs: number;
 	requests: number;
 	items: number;
 }
@@ -187,6 +192,7 @@ export async function measure(
 		peakRss = Math.max(peakRss, now.rss);
 	};
 	const sampler = setInterval(sample, SAMPLE_EVERY_MS);
+	const cpuStart = process.cpuUsage();
 	const start = performance.now();
 	let output: unknown[];
 	try {
@@ -195,12 +201,14 @@ export async function measure(
 		clearInterval(sampler);
 	}
 	const ms = performance.now() - start;
+	const cpu = process.cpuUsage(cpuStart);
 	sample();
 	return {
 		ms,
 		heapBytes: peakHeap - baseline.heapUsed,
 		rssBytes: peakRss - baseline.rss,
 		rssPeakBytes: peakRss,
+		cpuMs: (cpu.user + cpu.system) / 1000,
 		requests: await sandbox.takeRequestCount(),
 		items: output.length,
 	};
@@ -215,6 +223,8 @@ export interface Summary {
 	maxHeapBytes: number;
 	rssBytes: number;
 	rssPeakBytes: number;
+	/** Every run's CPU time: a guard reads each run, not a median. */
+	cpuMs: number[];
 	/** Every run's count, so a single run that made an extra request cannot hide. */
 	requests: number[];
 	items: number;
@@ -266,6 +276,7 @@ export function summarize(samples: Sample[]): Summary {
 		maxHeapBytes: Math.max(...samples.map((s) => s.heapBytes)),
 		rssBytes: median(samples.map((s) => s.rssBytes)),
 		rssPeakBytes: median(samples.map((s) => s.rssPeakBytes)),
+		cpuMs: samples.map((s) => s.cpuMs),
 		requests: samples.map((s) => s.requests),
 		items: median(samples.map((s) => s.items)),
 	};
