@@ -2,7 +2,8 @@
  * A user's first session with the package in the n8n editor, in headless Chromium against a real
  * n8n (e2eTarget(), 2.8.4 by default) and the sandbox API: find the node, add "Create a customer",
  * create the credential in the modal, pick a business, execute, read many pages, hit a bad input.
- * Screenshots of every step go to .test-output/editor-screenshots/journey/.
+ * Screenshots of every step go to .test-output/editor-screenshots/journey-<n8n version>/: CI runs
+ * the journey on two n8n lines at once, and neither may empty the other's folder.
  */
 import type { Locator, Page } from 'playwright-core';
 
@@ -80,7 +81,7 @@ describe('the editor journey', () => {
 		session = await setupOwner(n8n.url);
 		browser = await launchBrowser();
 		page = browser.page;
-		steps = new Steps(page, 'journey', [
+		steps = new Steps(page, `journey-${target.version}`, [
 			sandbox.apiKey,
 			sandbox.otherOrgApiKey,
 			sandbox.readOnlyApiKey,
