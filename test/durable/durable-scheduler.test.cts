@@ -15,15 +15,12 @@
  * Each new customer must come once, and no customer that was there at publishing ever. Polls at
  * most once a minute (n8n refuses sub-minute crons): about 7 minutes.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { startSandbox, type Sandbox } from '../sandbox/server.cjs';
 import {
 	activateWorkflow,
 	createApiKey,
 	deactivateWorkflow,
 	importWorkflow,
-	REPO_ROOT,
 	setupOwner,
 	startN8n,
 	workflowExecutions,
@@ -111,9 +108,6 @@ describe('Business CRM Trigger on n8n 2.41.1 durable scheduler', () => {
 			{ ...sandboxCredential(sandboxes.c), id: 'BusinessCrmC', name: 'C' },
 		]);
 		folder = prepared.folder;
-		// .ci/run runs this suite beside others that rebuild dist/: it waits for this file first.
-		fs.mkdirSync(path.join(REPO_ROOT, '.test-output'), { recursive: true });
-		fs.writeFileSync(path.join(REPO_ROOT, '.test-output', 'durable-packed'), '');
 		const example = exampleWorkflow('welcome-new-customers.json');
 		const trigger = example.nodes.find((node) => node.name === TRIGGER)!;
 		const pollTimes = { item: [{ mode: 'custom', cronExpression: '0 * * * * *' }] };
