@@ -96,12 +96,18 @@ const ABOVE_FLOOR_CUSTOMERS = 10_000;
  */
 const ABOVE_FLOOR_LIMIT_MS = 400;
 /**
- * Section 2c's guard: the node's CPU time above the floor's, in this process, which other
- * processes on the cores barely change. The line is about two and a half times what a quiet
- * machine reads (results.md, section 2c): it catches the node's own work grown that much, and
- * leaves room for a slower CI machine.
+ * Section 2c's guard: the node's CPU time above the floor's, in this process. Other work on the
+ * cores raises it far less than wall time, but it does raise it (CI's lint and installs beside
+ * the quick form). The line is about three times what a quiet machine reads (results.md, section
+ * 2c): it catches the node's own work grown that much, not a busy CI machine.
  */
-const ABOVE_FLOOR_CPU_LIMIT_MS = 300;
+const ABOVE_FLOOR_CPU_LIMIT_MS = 400;
+/**
+ * Section 2c's runs of each contestant, --quick included: the guard fails only when every run is
+ * over its line, and on a busy machine more runs give a run that is not slowed a better chance.
+ * Two more pairs cost about 5 s.
+ */
+const ABOVE_FLOOR_RUNS = 5;
 const TARGET_HEAP_RATIO = 1.25;
 const GET_MANY_SIZES = QUICK ? [1_000, 10_000] : [1_000, 10_000, 100_000];
 const CREATE_ITEMS = 1_000;
@@ -428,7 +434,7 @@ async function measureAboveFloor(
 	const contestants = [nodeGetMany(runNode, info), bareGetManyAtOnce(info)];
 	for (const contestant of contestants) await measure(sandbox, contestant);
 	const samples: Sample[][] = [[], []];
-	for (let run = 0; run < RUNS; run++) {
+	for (let run = 0; run < ABOVE_FLOOR_RUNS; run++) {
 		for (let turn = 0; turn < 2; turn++) {
 			const index = (run + turn) % 2;
 			samples[index].push(await measure(sandbox, contestants[index]));
@@ -477,7 +483,7 @@ function printAboveFloor(print: (...text: string[]) => void, result: AboveFloor)
 		'',
 		`## 2c. Return All of ${count(ABOVE_FLOOR_CUSTOMERS)} at ${LATENCY_MS} ms per request: the node's time above the floor`,
 		'',
-		`The floor: a bare fetch loop that reads the first page, then the other pages of ${PAGE_SIZE} with ${DEFAULT_PAGES_IN_PARALLEL} at once, as the node does by default, with no checks. The two run back to back, who goes first rotating; above: the node's time minus the floor's, run by run. CPU: this process's user and system time during the run (the sandbox runs in its own process), which other work on the machine barely changes: CI's guard is on it. Time: median (min–max).`,
+		`The floor: a bare fetch loop that reads the first page, then the other pages of ${PAGE_SIZE} with ${DEFAULT_PAGES_IN_PARALLEL} at once, as the node does by default, with no checks. The two run back to back, who goes first rotating; above: the node's time minus the floor's, run by run; ${ABOVE_FLOOR_RUNS} runs of each. CPU: this process's user and system time during the run (the sandbox runs in its own process), which other work on the machine changes far less than wall time: CI's guard is on it. Time: median (min–max).`,
 		'',
 		row(['client', 'requests', 'wall ms', 'above the floor ms', 'CPU ms', 'CPU above the floor ms']),
 		row(['---', '---:', '---:', '---:', '---:', '---:']),
