@@ -164,7 +164,7 @@ export interface Sample {
 	/** The process's whole RSS at its peak: the delta alone reads 0 once earlier runs grew it. */
 	rssPeakBytes: number;
 	/**
-	 * This process's CPU time (user and system) during the run: unlike wall time, it barely grows
+	 * This process's CPU time (user and system) during the run: it grows far less than wall time
 	 * when other processes share the cores, so a guard on it holds on a busy CI machine.
 	 */
 	cpuMs: number;
