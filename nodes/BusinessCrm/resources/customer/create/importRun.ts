@@ -65,7 +65,11 @@ export class ImportRun {
 	private firstArrivedAt?: number;
 	/** The first row refused before sending that stops the run, if any: then no row sends. */
 	private firstRefused?: ImportRow;
-	private allFinished?: () => void;
+	/** Settled once every row has its outcome: one promise, however many rows wait for it. */
+	private readonly everyRowDone: Promise<void>;
+	private allFinished!: () => void;
+	/** The run's account, made once: every failed row of a stopped run asks for it. */
+	private account?: Promise<{ words: string; data: IDataObject }>;
 	/** Set once a row's failure stops the run: no further Create is sent. */
 	stopped = false;
 	/** The customers a preview would create, each with the row that would create it. */
@@ -133,29 +137,29 @@ export class ImportRun {
 		this.maybeCreated.add(row);
 	}
 
-	finished(row: number): void {
-		this.finishedRows.add(row);
-		if (this.finishedRows.size >= this.rows.size) this.allFinished?.();
+	constructor() {
+		// One promise for every waiting row: a callback wrapped around the last per waiting row
+		// grew with the input and overflowed the stack at about 16,000 failed rows.
+		this.everyRowDone = new Promise<void>((resolve) => (this.allFinished = resolve));
 	}
 
-	/** Resolves when every row has its outcome. */
-	private async everyRowFinished(): Promise<void> {
-		if (this.finishedRows.size >= this.rows.size) return;
-		await new Promise<void>((resolve) => {
-			const before = this.allFinished;
-			this.allFinished = () => {
-				before?.();
-				resolve();
-			};
-		});
+	finished(row: number): void {
+		this.finishedRows.add(row);
+		if (this.finishedRows.size >= this.rows.size) this.allFinished();
 	}
 
 	/**
 	 * What the run wrote before it stopped, once every row has its outcome: in words for the
-	 * error's description, and as data for an Error Trigger workflow.
+	 * error's description, and as data for an Error Trigger workflow. Made once per run, as it
+	 * no longer changes then.
 	 */
 	async written(): Promise<{ words: string; data: IDataObject }> {
-		await this.everyRowFinished();
+		if (this.finishedRows.size < this.rows.size) await this.everyRowDone;
+		this.account ??= Promise.resolve(this.describeWrites());
+		return await this.account;
+	}
+
+	private describeWrites(): { words: string; data: IDataObject } {
 		const rows = [...this.rows.values()].sort((a, b) => a.index - b.index);
 		const created = rows.filter((row) => this.createdIds.has(row.index));
 		const maybe = rows.filter((row) => this.maybeCreated.has(row.index));
