@@ -55,6 +55,13 @@ export class ExecutionCustomers {
 	private readonly createdAs = new WeakMap<IDataObject, number>();
 	private readonly sentTo = new WeakMap<IDataObject, string>();
 	private readonly uncertain = new Map<string, Array<{ key: string; create: UncertainCreate }>>();
+	/**
+	 * What previews of this execution would create, and from which row: a later preview (the
+	 * next batch of Loop Over Items, a second Create node) predicts "already there" for a row the
+	 * real run would skip because an earlier node run created it.
+	 */
+	readonly wouldCreate = new CustomerIndex([]);
+	readonly wouldCreateFrom = new WeakMap<IDataObject, CreateOrigin & { label: string }>();
 
 	/** A customer a Create added, filed under its reply's keys and the keys of the fields `sent`. */
 	addCreated(customer: IDataObject, sent: IDataObject, businessId: string): void {

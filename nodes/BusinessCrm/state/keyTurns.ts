@@ -1,4 +1,5 @@
-import { matchSlot, type MatchKey } from './customerIndex';
+import type { IDataObject } from 'n8n-workflow';
+import { KINDS, matchSlot, recordKey, type MatchKey } from './customerIndex';
 
 /**
  * Per match key, the Skip Existing Create in progress, so that two rows with one key create
@@ -24,5 +25,19 @@ export class KeyTurns {
 		} finally {
 			if (this.pending.get(id) === settled) this.pending.delete(id);
 		}
+	}
+
+	/**
+	 * Runs `task` in the turn of every key the record has. A Create without Skip Existing takes
+	 * them, so that a later row of the execution with Skip Existing on (an expression can set it
+	 * per row) waits for it and finds the customer instead of creating it again. Always in the
+	 * order of KINDS, so two such tasks never wait on each other crosswise.
+	 */
+	async inTurnOfAll<T>(record: IDataObject, task: () => Promise<T>): Promise<T> {
+		const inTurn = KINDS.reduceRight<() => Promise<T>>((inner, kind) => {
+			const key = recordKey(record, kind);
+			return key === '' ? inner : async () => await this.oneAtATime(kind, key, inner);
+		}, task);
+		return await inTurn();
 	}
 }

@@ -7,6 +7,7 @@ import {
 	NOTHING_SENT,
 	rowLabel,
 } from '../../../../nodes/BusinessCrm/resources/customer/create/importRun';
+import { SENT_IN_AN_EARLIER_TRY } from '../../../../nodes/BusinessCrm/resources/customer/create/memory';
 import {
 	NO_MATCH_VALUE_CHOICES,
 	NO_MATCH_VALUE_TO_ERROR_OUTPUT,
@@ -220,6 +221,69 @@ describe('Customer › Create: a run checks every row first and says what it wro
 		expect(error?.message).toBe('Row 2 (C): Last Name is empty or only spaces');
 		expect(requestsTo(sandbox, ADD)).toHaveLength(0);
 		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(0);
+	});
+	describe('Settings › Retry On Fail', () => {
+		const threeRows = (failing: IDataObject) => [
+			{ firstName: 'Ada', lastName: 'Lovelace', email: 'ada.retry@example.com' },
+			{ firstName: 'Alan', lastName: 'Turing', ...failing },
+			{ firstName: 'Grace', lastName: 'Hopper', email: 'grace.retry@example.com' },
+		];
+		const importWithRetries = async (rows: IDataObject[]) =>
+			await runNode({
+				credentials: credentialsFor(sandbox),
+				parameters: createAda(sandbox.businesses[0].id, {
+					firstName: '={{ $json.firstName }}',
+					lastName: '={{ $json.lastName }}',
+					additionalFields: { email: '={{ $json.email }}' },
+				}),
+				items: rows,
+				// 1 ms: n8n takes 0 for its default of 1 s.
+				retryOnFail: { maxTries: 3, waitBetweenTries: 1 },
+			});
+		beforeEach(() => {
+			// Rows 1 and 3 are in flight when row 2's answer stops a try.
+			sandbox.onRequest = async (entry) => {
+				if (entry.path === ADD && (entry.body as IDataObject).firstName !== 'Alan')
+					await sleep(100);
+			};
+		});
+
+		it('the final error names every row the node created in the execution, and no try sends a created row again', async () => {
+			const { error } = await importWithRetries(threeRows({ email: 'not-an-email' }));
+			const created = sandbox.customers.slice(20);
+			expect(created.map((c) => c.firstName)).toEqual(['Ada', 'Grace']);
+			// Three tries of row 2; rows 1 and 3 once each.
+			expect(
+				requestsTo(sandbox, ADD)
+					.map((r) => (r.body as IDataObject).firstName)
+					.sort(),
+			).toEqual(['Ada', 'Alan', 'Alan', 'Alan', 'Grace']);
+			expect(error?.message).toMatch(/^Row 2 \(Alan Turing\): Create customer failed: .*400/);
+			expect((error?.context as IDataObject).rowsCreated).toEqual([
+				{ row: 1, itemIndex: 0, id: created[0].id },
+				{ row: 3, itemIndex: 2, id: created[1].id },
+			]);
+			expect(error?.description).toContain(
+				`Before the node stopped, 2 rows were created: row 1 (Ada Lovelace) as ${String(created[0].id)}; row 3 (Grace Hopper) as ${String(created[1].id)}.`,
+			);
+		});
+
+		it('a row whose Create may have gone through is not sent again by the next try', async () => {
+			sandbox.setFaults({ serverError: { path: ADD, count: 1, status: 502 } });
+			sandbox.onRequest = async (entry) => {
+				if (entry.path === ADD && (entry.body as IDataObject).firstName !== 'Ada') await sleep(100);
+			};
+			const { error } = await importWithRetries(threeRows({ email: 'alan.retry@example.com' }));
+			expect(
+				requestsTo(sandbox, ADD).filter((r) => (r.body as IDataObject).firstName === 'Ada'),
+			).toHaveLength(1);
+			expect(error?.message).toBe(`Row 1 (Ada Lovelace): ${SENT_IN_AN_EARLIER_TRY}`);
+			expect((error?.context as IDataObject).rowsMaybeCreated).toEqual([{ row: 1, itemIndex: 0 }]);
+			expect(
+				((error?.context as IDataObject).rowsCreated as IDataObject[]).map((r) => r.row),
+			).toEqual([2, 3]);
+			expect(sandbox.customers.slice(20).map((c) => c.firstName)).toEqual(['Alan', 'Grace']);
+		});
 	});
 });
 

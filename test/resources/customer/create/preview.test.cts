@@ -1,8 +1,11 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { type Sandbox } from '../../../sandbox/server.cjs';
-import { runNode, runToolCall } from '../../../helpers/harness.cjs';
+import { runChain, runNode, runToolCall } from '../../../helpers/harness.cjs';
 import { createAda, credentialsFor, requestsTo, useSandbox } from '../../../helpers/fixtures.cjs';
-import { previewResult } from '../../../../nodes/BusinessCrm/resources/customer/create/preview';
+import {
+	NOT_LOOKED_UP,
+	previewResult,
+} from '../../../../nodes/BusinessCrm/resources/customer/create/preview';
 import {
 	NO_MATCH_VALUE_CHOICES,
 	NO_MATCH_VALUE_TO_ERROR_OUTPUT,
@@ -22,7 +25,7 @@ describe('Customer › Create › Preview Only (Write Nothing)', () => {
 	const importRows = (
 		rows: IDataObject[],
 		extra: INodeParameters = {},
-		onError?: 'continueRegularOutput',
+		onError?: 'continueRegularOutput' | 'continueErrorOutput',
 	) =>
 		runNode({
 			credentials: credentialsFor(sandbox),
@@ -116,21 +119,29 @@ describe('Customer › Create › Preview Only (Write Nothing)', () => {
 		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(2);
 	});
 
-	it('gives the outcomes and the errors the real run gives, row for row, on the same input and list', async () => {
-		const rows = sheet();
-		const preview = await importRows(rows, { previewOnly: true }, 'continueRegularOutput');
-		sandbox.clearLog();
-		const real = await importRows(rows, {}, 'continueRegularOutput');
-		expect(real.items.map(outcomeOf)).toEqual(preview.items.map(outcomeOf));
-		expect(real.items.map((item) => item.json.error)).toEqual(
-			preview.items.map((item) => (item.json[MARK] as IDataObject).error),
-		);
-		// The matched customers are the same ones.
-		expect(real.items.slice(1, 3).map((item) => item.json.id)).toEqual(
-			preview.items.slice(1, 3).map((item) => item.json.id),
-		);
-		expect(requestsTo(sandbox, ADD)).toHaveLength(1);
-	});
+	it.each(['continueRegularOutput', 'continueErrorOutput'] as const)(
+		'with On Error %s gives the outcomes, and a refused row the very item, output and words the real run gives, row for row',
+		async (onError) => {
+			const rows = sheet();
+			const preview = await importRows(rows, { previewOnly: true }, onError);
+			sandbox.clearLog();
+			const real = await importRows(rows, {}, onError);
+			expect(real.items.map(outcomeOf)).toEqual(preview.items.map(outcomeOf));
+			// Refused rows: on the error output (or as error items), the same json, the same pairing.
+			const refusedOf = (run: typeof real) =>
+				[...run.items, ...run.errorItems]
+					.filter((item) => item.json.error !== undefined)
+					.map((item) => ({ json: item.json, pairedItem: item.pairedItem }));
+			expect(refusedOf(preview)).toEqual(refusedOf(real));
+			expect(refusedOf(real)).toHaveLength(3);
+			expect(preview.errorItems).toHaveLength(onError === 'continueErrorOutput' ? 3 : 0);
+			// The matched customers are the same ones.
+			expect(real.items.slice(1, 3).map((item) => item.json.id)).toEqual(
+				preview.items.slice(1, 3).map((item) => item.json.id),
+			);
+			expect(requestsTo(sandbox, ADD)).toHaveLength(1);
+		},
+	);
 
 	it('a preview after the import finds every row the import created', async () => {
 		const rows = sheet().slice(0, 4);
@@ -184,5 +195,89 @@ describe('Customer › Create › Preview Only (Write Nothing)', () => {
 		});
 		expect(error?.message).toMatch(/^Row 1 \(New Person\): Read the customer list failed/);
 		expect(requestsTo(sandbox, ADD)).toHaveLength(0);
+	});
+	it('writes nothing when an expression turns Skip Existing off for a row, and predicts what the real run does with it', async () => {
+		const email = 'mixed.rows@example.com';
+		const rows = [
+			{ firstName: 'Off', lastName: 'One', email, skip: false },
+			{ firstName: 'On', lastName: 'Two', email, skip: true },
+			{ firstName: 'Off', lastName: 'Three', email: 'other@example.com', skip: false },
+		];
+		const settings = { skipExisting: '={{ $json.skip }}', previewOnly: true };
+		const preview = await importRows(rows, settings);
+		expect(preview.error).toBeUndefined();
+		expect(requestsTo(sandbox, ADD)).toHaveLength(0);
+		const marks = preview.items.map((item) => item.json[MARK] as IDataObject);
+		expect(marks[0]).toEqual({
+			skipped: false,
+			created: false,
+			outcome: 'created',
+			result: NOT_LOOKED_UP,
+			preview: true,
+		});
+		expect(marks[1]).toMatchObject({ outcome: 'alreadyExists', earlierRow: 'row 1 (Off One)' });
+		expect(marks[2].result).toBe(NOT_LOOKED_UP);
+
+		// The real run: the row with Skip Existing on waits for the Create of the row before it.
+		const real = await importRows(rows, { skipExisting: '={{ $json.skip }}' });
+		expect(requestsTo(sandbox, ADD)).toHaveLength(2);
+		expect(sandbox.customers.filter((c) => c.email === email)).toHaveLength(1);
+		expect((real.items[1].json[MARK] as IDataObject).outcome).toBe('alreadyExists');
+		expect(real.items[1].json.id).toBe(real.items[0].json.id);
+	});
+
+	it("writes nothing when a model's arguments ask for a preview with Skip Existing off", async () => {
+		const items = await runToolCall({
+			credentials: credentialsFor(sandbox),
+			parameters: createAda(business(), {
+				firstName: 'Model',
+				lastName: 'Chosen',
+				additionalFields: { email: 'model.chosen@example.com' },
+				skipExisting: "={{ $fromAI('skipExisting', '', 'boolean') }}",
+				previewOnly: "={{ $fromAI('previewOnly', '', 'boolean') }}",
+			}),
+			items: [{ skipExisting: false, previewOnly: true }],
+			asTool: true,
+		});
+		expect(items.map((item) => (item.json[MARK] as IDataObject).outcome)).toEqual(['created']);
+		expect(requestsTo(sandbox, ADD)).toHaveLength(0);
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(0);
+	});
+
+	it('predicts across the node runs of one execution: a second node skips what the first would create', async () => {
+		const rows = sheet().slice(0, 2);
+		const node = (name: string, previewOnly: boolean) => ({
+			name,
+			parameters: createAda(business(), {
+				firstName: '={{ $json.firstName }}',
+				lastName: '={{ $json.lastName }}',
+				additionalFields: { email: '={{ $json.email }}' },
+				skipExisting: true,
+				matchOn: 'email',
+				previewOnly,
+			}),
+		});
+		const chain = async (previewOnly: boolean) =>
+			await runChain({
+				credentials: credentialsFor(sandbox),
+				nodes: [node('Import', previewOnly), node('Import Again', previewOnly)],
+				items: rows,
+			});
+		const preview = await chain(true);
+		expect(requestsTo(sandbox, ADD)).toHaveLength(0);
+		const second = preview.items['Import Again'].map((item) => item.json[MARK] as IDataObject);
+		expect(second.map((mark) => mark.outcome)).toEqual(['alreadyExists', 'alreadyExists']);
+		expect(second[0]).toMatchObject({ earlierRow: 'row 1 (New Person)' });
+		expect(second[0].result).toBe(
+			previewResult('alreadyExists', 'email', {
+				earlierRow: 'row 1 (New Person)',
+				earlierIn: ' of the node "Import" earlier in this execution',
+			}),
+		);
+		const real = await chain(false);
+		expect(
+			real.items['Import Again'].map((item) => (item.json[MARK] as IDataObject).outcome),
+		).toEqual(second.map((mark) => mark.outcome));
+		expect(requestsTo(sandbox, ADD)).toHaveLength(1);
 	});
 });

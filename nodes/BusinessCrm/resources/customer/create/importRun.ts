@@ -4,7 +4,6 @@ import {
 	type IDataObject,
 	type IExecuteSingleFunctions,
 } from 'n8n-workflow';
-import { CustomerIndex } from '../../../state/customerIndex';
 
 /** One input row of a node run of Create. */
 export interface ImportRow {
@@ -72,9 +71,33 @@ export class ImportRun {
 	private account?: Promise<{ words: string; data: IDataObject }>;
 	/** Set once a row's failure stops the run: no further Create is sent. */
 	stopped = false;
-	/** The customers a preview would create, each with the row that would create it. */
-	readonly wouldCreate = new CustomerIndex([]);
-	readonly wouldCreateRow = new WeakMap<IDataObject, ImportRow>();
+	/** What earlier tries of this node run (Settings › Retry On Fail) created, by row. */
+	private readonly earlierCreated: ReadonlyMap<number, IDataObject>;
+	/** The rows whose Create in an earlier try may or may not have happened. */
+	private readonly earlierMaybe: ReadonlySet<number>;
+	private readonly customers = new Map<number, IDataObject>();
+
+	/** `earlier`: the try before this one, when Retry On Fail runs the node again. */
+	constructor(earlier?: ImportRun) {
+		// One promise for every waiting row: a callback wrapped around the last per waiting row
+		// grew with the input and overflowed the stack at about 16,000 failed rows.
+		this.everyRowDone = new Promise<void>((resolve) => (this.allFinished = resolve));
+		this.earlierCreated = new Map(earlier?.customers);
+		this.earlierMaybe = new Set(earlier?.maybeCreated);
+		// A try's account is the node run's: what earlier tries wrote stays written.
+		for (const [row, customer] of this.earlierCreated) this.created(row, customer);
+		for (const row of this.earlierMaybe) this.maybeCreated.add(row);
+	}
+
+	/** The customer an earlier try of this node run created for this row, if one did. */
+	createdBefore(row: number): IDataObject | undefined {
+		return this.earlierCreated.get(row);
+	}
+
+	/** Whether an earlier try of this node run sent this row's Create with an unknown outcome. */
+	mayHaveCreatedBefore(row: number): boolean {
+		return this.earlierMaybe.has(row);
+	}
 
 	has(index: number): boolean {
 		return this.rows.has(index);
@@ -129,18 +152,13 @@ export class ImportRun {
 	}
 
 	created(row: number, customer: IDataObject): void {
+		this.customers.set(row, customer);
 		const id = customer.id;
 		this.createdIds.set(row, typeof id === 'string' || typeof id === 'number' ? String(id) : '');
 	}
 
 	mayHaveCreated(row: number): void {
 		this.maybeCreated.add(row);
-	}
-
-	constructor() {
-		// One promise for every waiting row: a callback wrapped around the last per waiting row
-		// grew with the input and overflowed the stack at about 16,000 failed rows.
-		this.everyRowDone = new Promise<void>((resolve) => (this.allFinished = resolve));
 	}
 
 	finished(row: number): void {
@@ -189,13 +207,13 @@ const runs = new WeakMap<object, ImportRun>();
 /**
  * The node run this item belongs to, by its execute data (one object for every item of a node
  * run). Settings › Retry On Fail tries the node again with the same object: a row that arrives
- * twice starts a new run.
+ * twice starts a new try, which knows what the tries before it wrote.
  */
 export function importRun(ctx: IExecuteSingleFunctions): ImportRun {
 	const key = ctx.getExecuteData();
 	let run = runs.get(key);
 	if (!run || run.has(ctx.getItemIndex())) {
-		run = new ImportRun();
+		run = new ImportRun(run);
 		runs.set(key, run);
 	}
 	return run;

@@ -1,9 +1,10 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
-import { neverReachedApi, RequestWithdrawn } from '../../../errors/errors';
+import { inputError, neverReachedApi, RequestWithdrawn } from '../../../errors/errors';
 import { executionCustomers, type CreateOrigin } from '../../../state/executionCustomers';
 import type { ImportRun } from './importRun';
 import { sendCreate } from './request';
+import { EARLIER_MAYBE_CREATED } from './skipExisting';
 
 /**
  * Whether a failed Create proves that nothing was created: refused before sending (input, a
@@ -55,4 +56,17 @@ export async function rememberedCreate(
 	execution.addCreated(customer, body, business);
 	run.created(origin.itemIndex, customer);
 	return customer;
+}
+
+export const SENT_IN_AN_EARLIER_TRY =
+	'Create customer not sent again: an earlier try of this node (Settings › Retry On Fail) sent this row, and it may have created this customer';
+
+/**
+ * A row whose Create an earlier try sent with an unknown outcome: Retry On Fail does not send it
+ * again, as that could add the customer twice.
+ */
+export function notSentAgain(ctx: IExecuteSingleFunctions): NodeOperationError {
+	return inputError(ctx, SENT_IN_AN_EARLIER_TRY, EARLIER_MAYBE_CREATED, ctx.getItemIndex(), {
+		type: 'unknownOutcome',
+	});
 }

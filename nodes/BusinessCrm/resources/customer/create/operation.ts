@@ -5,11 +5,13 @@ import { RequestWithdrawn } from '../../../errors/errors';
 import { runEachItem, runOperation, type OperationHandler } from '../../operation';
 import { customerBody } from './body';
 import { importRun, NOTHING_SENT, rowLabel, type ImportRow, type ImportRun } from './importRun';
-import { rememberedCreate } from './memory';
-import { previewOnly, previewRefusal, previewRow } from './preview';
+import { keyTurns } from '../../../state/executionCustomers';
+import { notSentAgain, rememberedCreate } from './memory';
+import { previewOnly, previewRefusedRow, previewRow } from './preview';
 import { CREATE_URL } from './request';
 import {
 	createUnlessExists,
+	marked,
 	refuseWithoutMatchValue,
 	skipExistingSettings,
 	type SkipExisting,
@@ -35,8 +37,9 @@ function checkRow(ctx: IExecuteSingleFunctions): CheckedRow {
 	const index = ctx.getItemIndex();
 	const row: CheckedRow = { index, label: '', stops: false, preview: false, arrivedAt: Date.now() };
 	try {
+		// First: whatever else a row sets, a preview writes nothing.
+		row.preview = previewOnly(ctx);
 		row.skipExisting = skipExistingSettings(ctx);
-		row.preview = row.skipExisting !== undefined && previewOnly(ctx);
 		row.body = customerBody(ctx);
 		if (row.skipExisting) refuseWithoutMatchValue(ctx, row.body, row.skipExisting);
 	} catch (caught) {
@@ -70,21 +73,26 @@ async function createRow(
 	run: ImportRun,
 	row: CheckedRow,
 ): Promise<IDataObject | undefined> {
-	if (row.refusal) {
-		if (row.preview) {
-			return previewRefusal(run, row, row.refusal, row.skipExisting?.matchOn, row.body);
-		}
-		throw row.refusal;
+	const { refusal, body, skipExisting } = row;
+	if (refusal) {
+		if (row.preview)
+			return await previewRefusedRow(ctx, run, { ...row, refusal }, skipExisting?.matchOn, body);
+		throw refusal;
 	}
-	const body = row.body as IDataObject;
-	const skipExisting = row.skipExisting;
-	if (row.preview && skipExisting) return await previewRow(ctx, run, row, body, skipExisting);
+	if (body === undefined) return undefined;
+	if (row.preview) return await previewRow(ctx, run, row, body, skipExisting);
 	// Another row was refused: the node fails with that row's error and sends nothing.
 	if (run.refusedRow) return undefined;
+	// Settings › Retry On Fail: a row an earlier try created is not sent again.
+	const before = run.createdBefore(row.index);
+	if (before) return skipExisting ? marked(ctx, before, 'created', skipExisting.matchOn) : before;
+	if (run.mayHaveCreatedBefore(row.index)) throw notSentAgain(ctx);
 	await run.ownTurn(row);
 	const create = async () => await rememberedCreate(ctx, body, run);
 	const outcome =
-		skipExisting === undefined ? create() : createUnlessExists(ctx, body, skipExisting, create);
+		skipExisting === undefined
+			? keyTurns(ctx).inTurnOfAll(body, create)
+			: createUnlessExists(ctx, body, skipExisting, create);
 	// Not sent because another row's failure stopped the run: that row's error is the node's.
 	return await outcome.catch(async (caught: unknown) =>
 		caught instanceof RequestWithdrawn ? undefined : await Promise.reject(caught),

@@ -1,12 +1,13 @@
 import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
 import { booleanParameter } from '../../../params/parameters';
 import { recordKey, type MatchKey } from '../../../state/customerIndex';
-import { keyTurns } from '../../../state/executionCustomers';
+import { executionCustomers, keyTurns } from '../../../state/executionCustomers';
 import type { ImportRow, ImportRun } from './importRun';
 import {
 	existingCustomer,
 	marked,
 	MATCH_VALUE_WORDS,
+	ofWhichRun,
 	refuseWithoutMatchValue,
 	SKIP_MARK,
 	SWITCH_HELP,
@@ -14,10 +15,18 @@ import {
 	type SkipOutcome,
 } from './skipExisting';
 
-/** Preview Only (Write Nothing): shown, and read, with Skip if the Customer Already Exists on. */
+/**
+ * Preview Only (Write Nothing). Shown with Skip if the Customer Already Exists on, and read for
+ * every row: an expression or a model can turn that switch off for a row, and a preview still
+ * writes nothing.
+ */
 export function previewOnly(ctx: IExecuteSingleFunctions): boolean {
 	return booleanParameter(ctx, 'previewOnly', 'Preview Only', SWITCH_HELP);
 }
+
+/** A preview's words for a row whose Skip Existing is off: the real run sends it unchecked. */
+export const NOT_LOOKED_UP =
+	'Would be created: Skip if the Customer Already Exists is off for this row, so the CRM is not checked first';
 
 /** What a preview says a row would come to: Skip Existing's outcomes, or an error. */
 export type PreviewOutcome = SkipOutcome | 'refused';
@@ -26,15 +35,17 @@ export type PreviewOutcome = SkipOutcome | 'refused';
 export function previewResult(
 	outcome: PreviewOutcome,
 	matchOn: MatchKey | undefined,
-	detail: { matches?: number; earlierRow?: string; error?: string } = {},
+	detail: { matches?: number; earlierRow?: string; earlierIn?: string; error?: string } = {},
 ): string {
 	const value = MATCH_VALUE_WORDS[matchOn ?? 'email'];
 	switch (outcome) {
 		case 'created':
-			return `Would be created: no customer with this ${value} is in the CRM`;
+			return matchOn === undefined
+				? NOT_LOOKED_UP
+				: `Would be created: no customer with this ${value} is in the CRM`;
 		case 'alreadyExists':
 			if (detail.earlierRow) {
-				return `Would not be created: ${detail.earlierRow} of this input has the same ${value} and would create the customer`;
+				return `Would not be created: ${detail.earlierRow}${detail.earlierIn ?? ' of this input'} has the same ${value} and would create the customer`;
 			}
 			return (detail.matches ?? 1) > 1
 				? `Would not be created: ${detail.matches} customers with this ${value} are already in the CRM (the first is shown)`
@@ -78,13 +89,15 @@ function previewMarked(
 	ctx: IExecuteSingleFunctions,
 	record: IDataObject,
 	outcome: SkipOutcome,
-	matchOn: MatchKey,
-	detail: { matches?: number; earlierRow?: string } = {},
+	matchOn: MatchKey | undefined,
+	detail: { matches?: number; earlierRow?: string; earlierIn?: string } = {},
 ): IDataObject {
-	const item = marked(ctx, record, outcome, matchOn);
-	const mark = item[SKIP_MARK] as IDataObject;
+	const item = marked(ctx, record, outcome, matchOn ?? 'email');
+	const { matchOn: matchedOn, ...mark } = item[SKIP_MARK] as IDataObject;
 	item[SKIP_MARK] = {
 		...mark,
+		// Without Skip Existing nothing is matched on.
+		...(matchOn ? { matchOn: matchedOn } : {}),
 		created: false,
 		result: previewResult(outcome, matchOn, detail),
 		preview: true,
@@ -94,43 +107,97 @@ function previewMarked(
 	return item;
 }
 
+/** Remembers, for the execution's later rows and previews, that this row would be created. */
+async function wouldCreate(
+	ctx: IExecuteSingleFunctions,
+	row: ImportRow,
+	record: IDataObject,
+): Promise<void> {
+	const execution = await executionCustomers(ctx);
+	execution.wouldCreate.add(record);
+	execution.wouldCreateFrom.set(record, {
+		nodeName: ctx.getNode().name,
+		run: ctx.getExecuteData(),
+		itemIndex: row.index,
+		label: row.label,
+	});
+}
+
+/**
+ * A refusal as the preview shows it: with On Error set to continue, the row goes where the real
+ * run sends it (the error output, or an error item), in the same words; otherwise it is an item
+ * saying the run would stop with it, as a preview must not stop.
+ */
+async function refused(
+	ctx: IExecuteSingleFunctions,
+	run: ImportRun,
+	row: ImportRow,
+	error: NodeOperationError,
+	matchOn?: MatchKey,
+	body?: IDataObject,
+): Promise<IDataObject> {
+	if (ctx.continueOnFail()) return await Promise.reject(error);
+	return previewRefusal(run, row, error, matchOn, body);
+}
+
 /**
  * What the real run would do with this row, found the way it finds it (one list read for the
- * run, the rows before this one in input order, the same refusals), with nothing sent. A row the
- * real run would create is remembered, so a later row with its key is "already there".
+ * execution, the rows before this one in input order and the previews of earlier node runs,
+ * the same refusals), with nothing sent. A row the real run would create is remembered, so a
+ * later row with its key is "already there". Without Skip Existing nothing is looked up: the
+ * row would be created as it is.
  */
 export async function previewRow(
 	ctx: IExecuteSingleFunctions,
 	run: ImportRun,
 	row: ImportRow,
 	body: IDataObject,
-	settings: SkipExisting,
+	settings: SkipExisting | undefined,
 ): Promise<IDataObject> {
+	const record = { id: null, ...body };
+	if (settings === undefined) {
+		await wouldCreate(ctx, row, record);
+		return previewMarked(ctx, record, 'created', undefined);
+	}
 	const { matchOn, noMatchValue } = settings;
 	const key = recordKey(body, matchOn);
-	const record = { id: null, ...body };
 	const outcome = async (): Promise<IDataObject> => {
 		if (key === '') {
 			refuseWithoutMatchValue(ctx, body, settings);
 			const noKey = noMatchValue === 'skip' ? 'notCreatedNoMatchValue' : 'createdNoMatchValue';
+			if (noKey === 'createdNoMatchValue') await wouldCreate(ctx, row, record);
 			return previewMarked(ctx, record, noKey, matchOn);
 		}
 		return await keyTurns(ctx).oneAtATime(matchOn, key, async () => {
-			const earlier = run.wouldCreate.find(matchOn, key);
+			const execution = await executionCustomers(ctx);
+			const earlier = execution.wouldCreate.find(matchOn, key);
 			const { match, matches } = await existingCustomer(ctx, body, settings, earlier);
 			if (match) {
-				const earlierRow = run.wouldCreateRow.get(match)?.label;
-				return previewMarked(ctx, match, 'alreadyExists', matchOn, { matches, earlierRow });
+				const from = execution.wouldCreateFrom.get(match);
+				const where = from
+					? { earlierRow: from.label, earlierIn: ` ${ofWhichRun(ctx, from, 'this input')}` }
+					: {};
+				return previewMarked(ctx, match, 'alreadyExists', matchOn, { matches, ...where });
 			}
-			run.wouldCreate.add(record);
-			run.wouldCreateRow.set(record, row);
+			await wouldCreate(ctx, row, record);
 			return previewMarked(ctx, record, 'created', matchOn);
 		});
 	};
 	// A refusal is the row's outcome; a failed list read is the preview's own failure.
 	return await outcome().catch(async (caught: unknown) =>
 		caught instanceof NodeOperationError
-			? previewRefusal(run, row, caught, matchOn, body)
+			? await refused(ctx, run, row, caught, matchOn, body)
 			: await Promise.reject(caught),
 	);
+}
+
+/** A row the node refused before sending, in a preview (see `refused`). */
+export async function previewRefusedRow(
+	ctx: IExecuteSingleFunctions,
+	run: ImportRun,
+	row: ImportRow & { refusal: NodeOperationError },
+	matchOn?: MatchKey,
+	body?: IDataObject,
+): Promise<IDataObject> {
+	return await refused(ctx, run, row, row.refusal, matchOn, body);
 }

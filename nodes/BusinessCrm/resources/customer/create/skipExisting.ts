@@ -106,13 +106,21 @@ export function marked(
 	return { ...record, [SKIP_MARK]: { skipped, created, outcome, result, matchOn } };
 }
 
+/** Which node run an earlier row was of, as seen from this item; `thisRun` names its own. */
+export function ofWhichRun(
+	ctx: IExecuteSingleFunctions,
+	earlier: CreateOrigin,
+	thisRun: string,
+): string {
+	if (earlier.run === ctx.getExecuteData()) return `of ${thisRun}`;
+	if (earlier.nodeName === ctx.getNode().name) return 'of an earlier run of this node';
+	return `of the node "${earlier.nodeName}" earlier in this execution`;
+}
+
 /** Where an earlier Create was sent from, as seen from this item. */
 function whereFrom(ctx: IExecuteSingleFunctions, earlier: CreateOrigin): string {
 	// Counted from 1, as people count the rows of a sheet (n8n's item index is from 0).
-	const item = `row ${earlier.itemIndex + 1}`;
-	if (earlier.run === ctx.getExecuteData()) return `${item} of this run`;
-	if (earlier.nodeName === ctx.getNode().name) return `${item} of an earlier run of this node`;
-	return `${item} of the node "${earlier.nodeName}" earlier in this execution`;
+	return `row ${earlier.itemIndex + 1} ${ofWhichRun(ctx, earlier, 'this run')}`;
 }
 
 export const NO_MATCH_VALUE_TO_ERROR_OUTPUT =
