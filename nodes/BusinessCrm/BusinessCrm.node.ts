@@ -8,7 +8,7 @@ import { searchBusinesses } from './listSearch/searchBusinesses';
 import { businessDescription } from './resources/business';
 import { customerDescription } from './resources/customer';
 import { customerCreate } from './resources/customer/create/operation';
-import { findHints } from './resources/customer/find';
+import { findHints } from './resources/customer/findHint';
 import { retryOptions } from './params/descriptions';
 import { displayNameSubtitle } from './params/subtitle';
 

@@ -23,6 +23,7 @@ import { minVersion, satisfies } from 'semver';
 import { loadNodeType } from '../helpers/harness.cjs';
 import { loadTriggerType } from '../helpers/poll-harness.cjs';
 import { nodeFields } from '../../nodes/BusinessCrm/resources/customer/create/fields';
+import { FIND_HINT } from '../../nodes/BusinessCrm/resources/customer/findHint';
 
 const ROOT = resolve(__dirname, '..', '..');
 const REPOSITORY = 'https://github.com/n8n-nodes-business-crm/n8n-nodes-business-crm';
@@ -657,6 +658,33 @@ function checkExample(file: string): void {
 	}
 }
 
+/**
+ * Texts the editor shows that the docs quote, by the name the marker gives: a quote is
+ * `<!-- screen text: NAME -->` followed by a block quote, which must be the node's text word for
+ * word (its <b> as **), so that the quote cannot drift from the screen.
+ */
+export const SCREEN_TEXTS: Record<string, string> = { FIND_HINT };
+
+const SCREEN_TEXT_MARKER = /<!-- screen text: (\w+) -->\n((?:>.*\n?)+)/g;
+
+const folded = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+function checkScreenTexts(file: string): void {
+	const text = readFileSync(file, 'utf8');
+	for (const match of text.matchAll(SCREEN_TEXT_MARKER)) {
+		const where = `${relative(ROOT, file)}:${lineAt(text, match.index ?? 0)}`;
+		const shown = SCREEN_TEXTS[match[1]];
+		if (shown === undefined) {
+			problem(where, `quotes ${match[1]}, which is not among the screen texts the check knows`);
+			continue;
+		}
+		const quoted = folded(match[2].replace(/^> ?/gm, ''));
+		const expected = folded(shown.replace(/<\/?b>/g, '**'));
+		if (quoted !== expected)
+			problem(where, `quotes ${match[1]} as "${quoted}"; the editor shows "${expected}"`);
+	}
+}
+
 export interface DocsCheck {
 	/** What was checked, in words. */
 	checked: string;
@@ -686,8 +714,10 @@ export function checkDocs(): DocsCheck {
 			.map((name) => `docs/${name}`),
 	].map((name) => join(ROOT, name));
 	for (const file of markdownFiles) {
-		if (existsSync(file)) checkMarkdown(file);
-		else problem(relative(ROOT, file), 'is missing');
+		if (existsSync(file)) {
+			checkMarkdown(file);
+			checkScreenTexts(file);
+		} else problem(relative(ROOT, file), 'is missing');
 	}
 	if (existsSync(join(ROOT, 'README.md'))) checkReadme(join(ROOT, 'README.md'));
 	checkFieldTables();

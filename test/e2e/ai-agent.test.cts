@@ -207,7 +207,9 @@ describeOnPin('the Business CRM node as an AI Agent tool in a real n8n', () => {
 			expect(created.id).toMatch(/^cust_[0-9a-f]{16}$/);
 			seen.customerIds.push(created.id);
 			// Find said nobody has the email; the Create answered the new customer.
-			expect(lastItems(agent.requests[2])).toEqual([{ found: false }]);
+			expect(lastItems(agent.requests[2])).toEqual([
+				{ found: false, findBy: 'email', email: ADA.email },
+			]);
 			const result = lastItems(agent.requests[3]);
 			expect(result).toEqual([
 				expect.objectContaining({

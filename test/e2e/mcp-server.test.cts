@@ -208,7 +208,9 @@ describeOnPin("the node's tools behind n8n's MCP Server Trigger", () => {
 		expect(JSON.parse(textOf(result))).toEqual([customer]);
 		const other = await call('Find_a_customer_by_ID', { customerId: customer.id.toUpperCase() });
 		expect(other.isError).toBeFalsy();
-		expect(JSON.parse(textOf(other))).toEqual([{ found: false }]);
+		expect(JSON.parse(textOf(other))).toEqual([
+			{ found: false, findBy: 'id', customerId: customer.id.toUpperCase() },
+		]);
 	});
 
 	it('Find answers an empty list for an address nobody has', async () => {

@@ -16,7 +16,7 @@ import {
 	NO_MATCH_VALUE_CHOICES,
 	NO_MATCH_VALUE_TO_ERROR_OUTPUT,
 } from '../../nodes/BusinessCrm/resources/customer/create/skipExisting';
-import { FIND_HINT } from '../../nodes/BusinessCrm/resources/customer/find';
+import { FIND_HINT } from '../../nodes/BusinessCrm/resources/customer/findHint';
 
 /** What these features show on screen (labels, option names, errors, the trigger's notice). */
 const SKIP_EXISTING_LABELS = [

@@ -101,7 +101,9 @@ describe('the Business CRM node runs of one execution', () => {
 			create('Create', 'ada@example.com'),
 			find('Find after', ' ADA@example.com '),
 		);
-		expect(items['Find before'].map((item) => item.json)).toEqual([{ found: false }]);
+		expect(items['Find before'].map((item) => item.json)).toEqual([
+			{ found: false, findBy: 'email', email: 'ada@example.com' },
+		]);
 		const [created] = items.Create.map((item) => item.json);
 		expect(created.id).toMatch(/^cust_/);
 		expect(items['Find after'].map((item) => item.json)).toEqual([created]);
@@ -234,7 +236,9 @@ describe('the Business CRM node runs of one execution', () => {
 		await chain(create('Create', 'ada@example.com'));
 		sandbox.seedCustomers(250);
 		const { items } = await chain(find('Find', 'ada@example.com'));
-		expect(items.Find.map((item) => item.json)).toEqual([{ found: false }]);
+		expect(items.Find.map((item) => item.json)).toEqual([
+			{ found: false, findBy: 'email', email: 'ada@example.com' },
+		]);
 	});
 });
 
@@ -281,7 +285,7 @@ describe('Business CRM nodes of one execution on two CRMs share nothing', () => 
 		});
 		expect(items.Find.map((item) => item.json)).toEqual([known]);
 		expect(items['Find in the other organization'].map((item) => item.json)).toEqual([
-			{ found: false },
+			{ found: false, findBy: 'email', email: String(known.email) },
 		]);
 	});
 

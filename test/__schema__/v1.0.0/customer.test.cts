@@ -96,7 +96,9 @@ describe('Customer output schemas', () => {
 				[known().id],
 				[undefined],
 			]);
-			expect(byEach[3].map((item) => item.json)).toEqual([{ found: false }]);
+			expect(byEach[3].map((item) => item.json)).toEqual([
+				{ found: false, findBy: 'email', email: 'nobody@example.com' },
+			]);
 			expect(schemaProblems('customer', 'find', byEach.flat(), CUSTOMER)).toEqual([]);
 		});
 

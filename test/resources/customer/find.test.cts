@@ -138,17 +138,28 @@ describe('Customer › Find', () => {
 		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(3);
 	});
 
-	it('Find with no match outputs one {found: false} item per input item that found no one, when asked', async () => {
+	it('Find with no match outputs one not-found item per input item that found no one, when asked, with what it searched for', async () => {
 		const known = sandbox.customers[42];
 		const { items, error } = await find(
 			{ findBy: 'email', email: '={{ $json.email }}', whenNothingMatches: 'notFoundItem' },
-			[{ email: 'nobody@example.com' }, { email: known.email }, { email: 'noone@example.com' }],
+			[
+				{ email: 'nobody@example.com' },
+				{ email: known.email },
+				{ email: ' NoOne@example.com\u200b' },
+			],
 		);
 		expect(error).toBeUndefined();
+		// The value as given, cleaned at its ends as it would be sent, capitals kept.
 		expect(items).toEqual([
-			{ json: { found: false }, pairedItem: { item: 0 } },
+			{
+				json: { found: false, findBy: 'email', email: 'nobody@example.com' },
+				pairedItem: { item: 0 },
+			},
 			{ json: known, pairedItem: { item: 1 } },
-			{ json: { found: false }, pairedItem: { item: 2 } },
+			{
+				json: { found: false, findBy: 'email', email: 'NoOne@example.com' },
+				pairedItem: { item: 2 },
+			},
 		]);
 		// Still one read of the list for all items.
 		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(3);
@@ -343,7 +354,10 @@ describe('Customer › Find by ID', () => {
 		const notFound = await eachId(ids, { whenNothingMatches: 'notFoundItem' });
 		expect(byDefault.items).toEqual([output(known, 1)]);
 		expect(nothing.items).toEqual([output(known, 1)]);
-		expect(notFound.items).toEqual([output({ found: false }, 0), output(known, 1)]);
+		expect(notFound.items).toEqual([
+			output({ found: false, findBy: 'id', customerId: 'cust_0000000000000000' }, 0),
+			output(known, 1),
+		]);
 	});
 
 	it('refuses an empty ID on its item, saying what is missing, and finds the other items', async () => {
@@ -425,7 +439,9 @@ describe('Customer › Find by ID', () => {
 		const found = (await tool.invoke({ customerId: ` ${target.id} ` })) as string;
 		expect(JSON.parse(found)).toEqual([target]);
 		const missing = (await tool.invoke({ customerId: 'cust_0000000000000000' })) as string;
-		expect(JSON.parse(missing)).toEqual([{ found: false }]);
+		expect(JSON.parse(missing)).toEqual([
+			{ found: false, findBy: 'id', customerId: 'cust_0000000000000000' },
+		]);
 	});
 
 	it("adds no choice to Create's Match On: Skip Existing on id is refused, nothing sent", async () => {

@@ -1,9 +1,9 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type {
+	IDataObject,
 	IExecuteSingleFunctions,
 	INodeProperties,
 	INodePropertyOptions,
-	NodeHint,
 } from 'n8n-workflow';
 import {
 	emailKey,
@@ -43,15 +43,21 @@ const SEARCH_KEYS: Record<FindKey, (read: Read) => string> = {
 	id: (read) => idKey(read('customerId', 'Customer ID')),
 };
 
-/** The normalised key this item looks for; an empty one is refused, since it matches nothing. */
-function searchKey(ctx: IExecuteSingleFunctions, kind: FindKey): string {
+/**
+ * The normalised key this item looks for, and the values it was given (cleaned, under their
+ * parameters' names); an empty key is refused, since it matches nothing.
+ */
+function searchKey(
+	ctx: IExecuteSingleFunctions,
+	kind: FindKey,
+): { key: string; given: Array<[string, string]> } {
 	const given: Array<[string, string]> = [];
 	const key = SEARCH_KEYS[kind]((name, label) => {
 		const text = textParameter(ctx, name, label);
 		given.push([name, text]);
 		return text;
 	});
-	if (key !== '') return key;
+	if (key !== '') return { key, given };
 	const what = kind === 'id' ? 'customer ID' : MATCH_KEY_NAMES[kind].toLowerCase();
 	// The parameter to fill: the empty one of the two names, else the only one.
 	const [parameter] = given.find(([, text]) => text === '') ?? given[0];
@@ -67,8 +73,14 @@ function searchKey(ctx: IExecuteSingleFunctions, kind: FindKey): string {
 /** When Nothing Matches; the values are saved in workflows. */
 type WhenNothingMatches = 'nothing' | 'notFoundItem';
 
-/** What an input item that finds nobody outputs with When Nothing Matches › Output a Not-Found Item. */
-const NOT_FOUND_ITEM = { found: false } as const;
+/**
+ * What an input item that finds nobody outputs with When Nothing Matches › Output a Not-Found
+ * Item: what it searched for, under the names Create's fields have, so that a Create after an If
+ * maps `{{ $json.email }}` (or the names, the phone) without reaching back to an earlier node.
+ */
+function notFoundItem(kind: FindKey, given: Array<[string, string]>): IDataObject {
+	return { found: false, findBy: kind, ...Object.fromEntries(given) };
+}
 
 const WHEN_NOTHING_MATCHES: readonly WhenNothingMatches[] = ['nothing', 'notFoundItem'];
 export const PICK_WHEN_NOTHING_MATCHES =
@@ -101,36 +113,16 @@ export const customerFindOperation: INodePropertyOptions = {
 		operations: {
 			pagination: runOperation(async function () {
 				const kind = matchKind(this);
-				const key = searchKey(this, kind);
+				const { key, given } = searchKey(this, kind);
 				const otherwise = whenNothingMatches(this);
 				const found = await findCustomers(this, kind, key);
-				return found.length === 0 && otherwise === 'notFoundItem' ? [{ ...NOT_FOUND_ITEM }] : found;
+				return found.length === 0 && otherwise === 'notFoundItem'
+					? [notFoundItem(kind, given)]
+					: found;
 			}),
 		},
 	},
 };
-
-/**
- * Shown in the output pane after a Find with Output Nothing: n8n's own advice there, Settings ›
- * Always Output Data, adds one empty item only when no item found anyone, not find-else-create.
- * Worded to hold whether or not this run found anyone: a hint's displayCondition sees the
- * parameters, the input and other nodes' output by name, not this node's own output (n8n-workflow's
- * getNodeHints and WorkflowDataProxy, 1.123.81 to 2.41.1), and a declarative node cannot add
- * execution hints.
- */
-export const FIND_HINT =
-	'An input item that finds no one gives no item here. To create the customers that Find does not find, set <b>When Nothing Matches</b> to <b>Output a Not-Found Item</b>: each such item then outputs {"found": false}, which an If node can send on to a Create. Settings › Always Output Data does not do this.';
-
-export const findHints: NodeHint[] = [
-	{
-		message: FIND_HINT,
-		type: 'info',
-		location: 'outputPane',
-		whenToDisplay: 'afterExecution',
-		displayCondition:
-			'={{ ($parameter["resource"] ?? "customer") === "customer" && $parameter["operation"] === "find" && $parameter["whenNothingMatches"] !== "notFoundItem" }}',
-	},
-];
 
 const properties: INodeProperties[] = [
 	{
@@ -235,7 +227,8 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Output a Not-Found Item',
 				value: 'notFoundItem',
-				description: 'The item gives one item {"found": false}, paired with the input item',
+				description:
+					'The item gives one item {"found": false} with what it searched for, paired with the input item',
 			},
 		],
 	},
