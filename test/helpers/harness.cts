@@ -35,6 +35,8 @@ import {
 	type IVersionedNodeType,
 	type IWorkflowExecuteAdditionalData,
 	type ExecutionError,
+	type NodeExecutionHint,
+	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 import { BusinessCrmApi } from '../../credentials/BusinessCrmApi.credentials';
 import { BusinessCrm } from '../../nodes/BusinessCrm/BusinessCrm.node';
@@ -71,6 +73,8 @@ export interface RunOptions {
 	asTool?: boolean;
 	/** Another node type in the Business CRM node's place (the benchmark's plain declarative node). */
 	nodeType?: INodeType;
+	/** How n8n started the execution: `manual` (the editor's Execute, the default) or a production mode. */
+	mode?: WorkflowExecuteMode;
 }
 
 export interface RunResult {
@@ -83,6 +87,8 @@ export interface RunResult {
 	run: IRun;
 	/** How long the node ran, as n8n timed it (its task data's executionTime). */
 	nodeMs?: number;
+	/** The execution hints the node added (shown in the editor's output pane). */
+	hints: NodeExecutionHint[];
 }
 
 /** The node type as n8n loads it: the loader adds the declarative "Request Options" collection. */
@@ -313,7 +319,7 @@ function workflowFor(options: RunOptions, nodeType = loadNodeType()): Workflow {
 export async function runNode(options: RunOptions): Promise<RunResult> {
 	const workflow = workflowFor(options, options.nodeType);
 	const additionalData = additionalDataFor(options.credentials, workflow);
-	const execute = new WorkflowExecute(additionalData, 'manual');
+	const execute = new WorkflowExecute(additionalData, options.mode ?? 'manual');
 	const run = await execute.run({ workflow, startNode: workflow.getNode(INPUT_NODE)! });
 	const taskData = run.data.resultData.runData[NODE_NAME]?.[0];
 	const outputs = taskData?.data?.main ?? [];
@@ -323,6 +329,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		error: taskData?.error ?? run.data.resultData.error,
 		run,
 		nodeMs: taskData?.executionTime,
+		hints: taskData?.hints ?? [],
 	};
 }
 

@@ -104,7 +104,10 @@ export function runOperation(handler: OperationHandler) {
  * The item's view of a node run, as n8n's RoutingNode gives each item (it also builds its
  * pagination context with Object.create): the run's context, read at this item.
  */
-function itemContext(ctx: IExecuteFunctions, itemIndex: number): IExecutePaginationFunctions {
+export function itemContext(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): IExecutePaginationFunctions {
 	const item: Partial<IExecutePaginationFunctions> = {
 		getItemIndex: () => itemIndex,
 		getNodeParameter: (name: string, fallback?: unknown, options?: object) =>

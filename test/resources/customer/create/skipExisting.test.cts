@@ -57,8 +57,10 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 		skip: INodeParameters | false = { matchOn: 'email' },
 		onError?: 'continueRegularOutput' | 'continueErrorOutput',
 		extra: INodeParameters = {},
+		mode?: 'manual' | 'trigger',
 	) =>
 		runNode({
+			mode,
 			credentials: credentialsFor(sandbox),
 			parameters: createAda(business(), {
 				firstName: '={{ $json.firstName }}',
@@ -189,11 +191,14 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 		expect(requestsTo(sandbox, ADD)).toHaveLength(0);
 	});
 
-	it('when off, creates as before: no list read, the record unwrapped and unmarked', async () => {
+	it('when off, creates as before in a production run: no list read, the record unwrapped and unmarked', async () => {
 		const known = sandbox.customers[0];
 		const { items } = await importRows(
 			[{ firstName: 'Dup', lastName: 'Licate', email: String(known.email) }],
 			false,
+			undefined,
+			{},
+			'trigger',
 		);
 		expect(items[0].json).toMatchObject({ email: known.email, firstName: 'Dup' });
 		expect(items[0].json[MARK]).toBeUndefined();
@@ -425,7 +430,8 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 			{ firstName: 'Blank', lastName: 'Mail', email: '   ', phone: '+1 555 0100' },
 		];
 
-		const noEmailError = 'Email is empty, so the node cannot tell whether this customer already exists';
+		const noEmailError =
+			'Email is empty, so the node cannot tell whether this customer already exists';
 		// The advice leaves out Settings › On Error when the row is already on the error output.
 		const noEmail = `${noEmailError}. Give this row an email. ${NO_MATCH_VALUE_CHOICES}`;
 		const noEmailStopped = `${noEmailError}. Give this row an email. ${NO_MATCH_VALUE_TO_ERROR_OUTPUT} ${NO_MATCH_VALUE_CHOICES}`;

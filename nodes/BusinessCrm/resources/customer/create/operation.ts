@@ -1,9 +1,16 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteSingleFunctions, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IExecuteSingleFunctions,
+	INodeExecutionData,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { MAX_TIMEOUT_MS } from '../../../api/requestSettings';
 import { RequestWithdrawn } from '../../../errors/errors';
 import { runEachItem, runOperation, type OperationHandler } from '../../operation';
 import { customerBody } from './body';
+import { hintDuplicates } from './duplicateHint';
 import { importRun, NOTHING_SENT, rowLabel, type ImportRow, type ImportRun } from './importRun';
 import { keyTurns } from '../../../state/executionCustomers';
 import { notSentAgain, rememberedCreate } from './memory';
@@ -158,8 +165,17 @@ const createOne: OperationHandler = async function () {
 	}
 };
 
-/** Create in a workflow run: n8n calls it instead of its routing (see runEachItem). */
-export const customerCreate = runEachItem(createOne);
+const createEach = runEachItem(createOne);
+
+/**
+ * Create in a workflow run: n8n calls it instead of its routing (see runEachItem). A run from
+ * the editor also warns of customers it may have added twice (hintDuplicates).
+ */
+export async function customerCreate(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const output = await createEach.call(this);
+	await hintDuplicates(this, output[0]);
+	return output;
+}
 
 export const customerCreateOperation: INodePropertyOptions = {
 	name: 'Create',
