@@ -117,7 +117,7 @@ describe('Business CRM in a real n8n', () => {
 		expect(added.map((c) => [c.firstName, c.leadSource ?? null, c.businessId])).toEqual([
 			['Ada', 'Newsletter', businessId],
 		]);
-		const refused = nodeOutput(run, 'Not Added');
+		const refused = nodeOutput(run, 'Refused');
 		// n8n adds the fields of the input row to an item on the error output.
 		expect(refused).toEqual([
 			expect.objectContaining({

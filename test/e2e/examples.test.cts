@@ -93,7 +93,7 @@ describeOnPin('the example workflows, run as shipped in a real n8n', () => {
 		]);
 	});
 
-	it('add-customers-from-rows adds its two rows with an email, sends the one without to Not Added, and a second run adds nobody', async () => {
+	it('add-customers-from-rows adds its two rows with an email, sends the one without to Refused, and a second run adds nobody', async () => {
 		const firstBusiness = sandbox.businesses[0].id;
 		const before = sandbox.customers.length;
 
@@ -101,7 +101,7 @@ describeOnPin('the example workflows, run as shipped in a real n8n', () => {
 		expect(nodeOutput(run, 'Added')).toHaveLength(2);
 		expect(run.data.resultData.runData['Already There']).toBeUndefined();
 		// The row without an email is not created and not taken for a customer already there.
-		expect(nodeOutput(run, 'Not Added')).toEqual([
+		expect(nodeOutput(run, 'Refused')).toEqual([
 			expect.objectContaining({
 				firstName: 'Edsger',
 				error: expect.stringMatching(
@@ -110,7 +110,7 @@ describeOnPin('the example workflows, run as shipped in a real n8n', () => {
 			}),
 		]);
 		// The node already sends such rows to the error output: the advice does not tell to.
-		const notAdded = String(nodeOutput(run, 'Not Added')[0].error);
+		const notAdded = String(nodeOutput(run, 'Refused')[0].error);
 		expect(notAdded.endsWith(NO_MATCH_VALUE_CHOICES)).toBe(true);
 		expect(notAdded).not.toContain(NO_MATCH_VALUE_TO_ERROR_OUTPUT);
 		expect(added()).toHaveLength(2);
@@ -137,10 +137,59 @@ describeOnPin('the example workflows, run as shipped in a real n8n', () => {
 			'alan@example.com',
 		]);
 		expect(again.data.resultData.runData.Added).toBeUndefined();
-		expect(nodeOutput(again, 'Not Added').map((row) => row.firstName)).toEqual(['Edsger']);
+		expect(nodeOutput(again, 'Refused').map((row) => row.firstName)).toEqual(['Edsger']);
 		expect(added()).toHaveLength(0);
 		expect(sandbox.customers).toHaveLength(before + 2);
 	});
+
+	it.each([
+		['Output the Row Without Creating It', { noMatchValue: 'skip' }],
+		['Create the Customer Anyway', { noMatchValue: 'create' }],
+		['Stop With an Error', { noMatchValue: 'error' }],
+		['Preview Only', { previewOnly: true }],
+	])(
+		'add-customers-from-rows with %s sends each row to the branch named for what happened to it',
+		async (_, change) => {
+			const workflow = exampleWorkflow('add-customers-from-rows.json');
+			const node = workflow.nodes.find((n) => (n as { name: string }).name === 'Add Customer') as {
+				parameters: Record<string, unknown>;
+			};
+			// Fresh people in each case, so that no earlier run decides the branches.
+			const rows = withNode(workflow, 'Add Customer', {
+				parameters: {
+					...node.parameters,
+					...change,
+					additionalFields: {
+						...(node.parameters.additionalFields as object),
+						email: `={{ $json.email ? $json.email.replace('@', '+${Object.keys(change).join('')}${String(Object.values(change)[0])}@') : '' }}`,
+					},
+				},
+			});
+			const before = sandbox.customers.length;
+			const run = await runExample('add-customers-from-rows.json', rows);
+			const names = (branch: string) =>
+				(run.data.resultData.runData[branch] === undefined ? [] : nodeOutput(run, branch)).map(
+					(row) => row.firstName,
+				);
+			const created = sandbox.customers.slice(before).map((c) => c.firstName);
+			// Each branch holds exactly the rows it names, and every row is in one branch.
+			const expected: Record<string, Record<string, string[]>> = {
+				skip: { Added: ['Ada', 'Alan'], 'Not Created': ['Edsger'], Refused: [] },
+				create: { Added: ['Ada', 'Alan', 'Edsger'], 'Not Created': [], Refused: [] },
+				error: { Added: ['Ada', 'Alan'], 'Not Created': [], Refused: ['Edsger'] },
+				preview: { Added: [], 'Not Created': ['Ada', 'Alan'], Refused: ['Edsger'] },
+			};
+			const which = 'previewOnly' in change ? 'preview' : String(change.noMatchValue);
+			expect({
+				Added: names('Added'),
+				'Not Created': names('Not Created'),
+				Refused: names('Refused'),
+			}).toEqual(expected[which]);
+			expect(names('Already There')).toEqual([]);
+			// What went to Added is exactly what the CRM gained.
+			expect(created.sort()).toEqual([...expected[which].Added].sort());
+		},
+	);
 
 	it('preview-then-import counts what the import would do and creates nobody; turned off as its note says, the refused row stops the run as previewed, and once fixed only the new row is created', async () => {
 		const firstBusiness = sandbox.businesses[0].id;
