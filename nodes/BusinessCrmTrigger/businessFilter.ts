@@ -3,6 +3,7 @@ import { checkBusiness } from '../BusinessCrm/api/businessCheck';
 import { inputError } from '../BusinessCrm/errors/errors';
 import { DEFAULT_RETRY_POLICY } from '../BusinessCrm/api/retries';
 import { EMPTY_BUSINESS, textParameter } from '../BusinessCrm/params/parameters';
+import { trimmedText } from '../BusinessCrm/values';
 
 export const EMPTY_OPTION_HELP =
 	'Pick a business under Options › Business, enter its ID, or remove the option to be told about the customers of every business.';
@@ -28,10 +29,21 @@ export const NO_BUSINESS_ID =
 	'The customers carry no businessId, so Options › Business cannot tell whose they are';
 /** After "Customer <id>". */
 export const NO_BUSINESS_ID_HELP =
-	'has no businessId field. Remove Options › Business to be told about every new customer (filter later in the workflow if another field says the business). Nothing was emitted or remembered, so no customer is lost.';
+	'has no businessId (the field is missing, empty or blank). Fill it in: the next poll that reads the customer emits it if it belongs to this business. Or remove Options › Business to be told about every new customer (filter later in the workflow if another field says the business). Nothing was emitted or remembered, so no customer is lost.';
 
 /**
- * The customers of one business. A customer without `businessId` cannot be placed: emitting it
+ * The business a customer record names, cleaned as every value of the package is (spaces and
+ * invisible characters at its ends cut); '' when it names none: missing, null, not text or a
+ * number, or empty once cleaned. A blank businessId places the customer no better than a missing
+ * one, and read as a business that is not this one it would be remembered and never emitted.
+ */
+export function ownerOf(customer: IDataObject): string {
+	const owner = customer.businessId;
+	return typeof owner === 'string' || typeof owner === 'number' ? trimmedText(owner) : '';
+}
+
+/**
+ * The customers of one business. A customer without a business cannot be placed: emitting it
  * could start the workflow for another business's customer (a welcome mail to the wrong
  * people), dropping it would lose it, so the poll stops with an error and remembers nothing.
  */
@@ -42,15 +54,15 @@ export function onlyOfBusiness(
 ): IDataObject[] {
 	const matching: IDataObject[] = [];
 	for (const customer of customers) {
-		const owner = customer.businessId;
-		if (typeof owner !== 'string' && typeof owner !== 'number') {
+		const owner = ownerOf(customer);
+		if (owner === '') {
 			throw inputError(
 				ctx,
 				NO_BUSINESS_ID,
 				`Customer ${String(customer.id)} ${NO_BUSINESS_ID_HELP}`,
 			);
 		}
-		if (String(owner) === businessId) matching.push(customer);
+		if (owner === businessId) matching.push(customer);
 	}
 	return matching;
 }

@@ -156,7 +156,8 @@ export async function newCustomers(
 		if (tail?.anchored) {
 			// The known part of the list, before the tail: one page of it per poll.
 			const before = state.count - 1;
-			const swept = before > 0 ? await sweepPage(ctx, source, before) : { ids: [], items: [] };
+			const swept =
+				before > 0 ? await sweepPage(ctx, source, before, known) : { ids: [], items: [] };
 			const inside = unknownOf(swept, known);
 			const found = unknownOf(tail, known);
 			added = [...inside.added, ...found.added];

@@ -10,6 +10,7 @@ import { answered, byId, credentialsFor, requestsTo, useSandbox } from '../helpe
 import { TriggerHarness } from '../helpers/poll-harness.cjs';
 import { CHECK_WHAT, UNKNOWN_BUSINESS_HELP } from '../../nodes/BusinessCrm/api/businessCheck';
 import { CUSTOMER_LIST } from '../../nodes/BusinessCrm/api/lists';
+import { NO_BUSINESS_ID, NO_BUSINESS_ID_HELP } from '../../nodes/BusinessCrmTrigger/businessFilter';
 
 const CUSTOMERS = CUSTOMER_LIST.url;
 const MISSING = 'biz_mistyped42';
@@ -121,5 +122,109 @@ describe("the trigger's Options › Business", () => {
 		const outcome = await active.poll();
 		expect(outcome.error).toBeUndefined();
 		expect(checks(known)).toHaveLength(2);
+	});
+});
+
+describe("Options › Business and a customer's businessId that is empty, blank or padded", () => {
+	const business = () => sandbox.businesses[1].id;
+
+	/** A trigger of `business()`, activated on the sandbox's list as it is now. */
+	async function activatedOfBusiness(): Promise<TriggerHarness> {
+		const active = new TriggerHarness(credentialsFor(sandbox), {
+			options: { businessId: byId(business()) },
+		});
+		const outcome = await active.activate();
+		expect(outcome.error).toBeUndefined();
+		return active;
+	}
+
+	/** A poll that fails because a customer names no business: nothing emitted or remembered. */
+	async function refusedPoll(active: TriggerHarness, customerId: string): Promise<void> {
+		const before = active.nodeStaticData();
+		const outcome = await active.poll();
+		expect(outcome.emits).toBe(0);
+		expect(outcome.error?.message).toBe(NO_BUSINESS_ID);
+		expect((outcome.error as { description?: string }).description).toBe(
+			`Customer ${customerId} ${NO_BUSINESS_ID_HELP}`,
+		);
+		expect(active.nodeStaticData()).toEqual(before);
+	}
+
+	const ids = (items: Array<{ id?: unknown }>) => items.map((item) => item.id);
+
+	it.each([
+		['empty', ''],
+		['spaces', '   '],
+		['a zero-width space', '\u200B'],
+		['a no-break space and a byte order mark', '\u00A0\uFEFF'],
+	])(
+		'a new customer whose businessId is %s is an error, as a missing one is, and is emitted once the record names the business',
+		async (_, blank) => {
+			const active = await activatedOfBusiness();
+			const [customer] = sandbox.addCustomers(1, { businessId: blank });
+			await refusedPoll(active, customer.id);
+			// Still unfixed: the next poll says so again rather than forgetting it.
+			await refusedPoll(active, customer.id);
+
+			customer.businessId = business();
+			const fixed = await active.poll();
+			expect(fixed.error).toBeUndefined();
+			expect(ids(fixed.items)).toEqual([customer.id]);
+			expect((await active.poll()).emits).toBe(0);
+		},
+	);
+
+	it.each([
+		['spaces around it', (id: string) => `  ${id} `],
+		['a zero-width space and a byte order mark around it', (id: string) => `\u200B${id}\uFEFF`],
+		['a no-break space after it', (id: string) => `${id}\u00A0`],
+	])(
+		'a new customer whose businessId has %s belongs to that business and is emitted',
+		async (_, padded) => {
+			const active = await activatedOfBusiness();
+			const [mine] = sandbox.addCustomers(1, { businessId: padded(business()) });
+			// Padded too, but another business's: remembered, not emitted.
+			sandbox.addCustomers(1, { businessId: padded(sandbox.businesses[0].id) });
+			const outcome = await active.poll();
+			expect(outcome.error).toBeUndefined();
+			expect(ids(outcome.items)).toEqual([mine.id]);
+			expect((await active.poll()).emits).toBe(0);
+		},
+	);
+
+	it('a blank businessId found inside the list by a whole read is an error, and the customer is emitted once fixed', async () => {
+		const active = await activatedOfBusiness();
+		// An insertion alone moves the last known customer: the next poll reads the whole list.
+		const [customer] = sandbox.addCustomers(1, { at: 10, businessId: ' ' });
+		await refusedPoll(active, customer.id);
+		customer.businessId = business();
+		const fixed = await active.poll();
+		expect(fixed.error).toBeUndefined();
+		expect(ids(fixed.items)).toEqual([customer.id]);
+		expect((await active.poll()).emits).toBe(0);
+	});
+
+	it('a blank businessId found inside the list by the sweep is an error, and the customer is emitted once fixed', async () => {
+		const active = await activatedOfBusiness();
+		// One deleted and one inserted before the last known customer: it keeps its offset, so
+		// only the sweep (one page: the whole of these 30 customers) finds the inserted one.
+		sandbox.customers.splice(3, 1);
+		const [customer] = sandbox.addCustomers(1, { at: 10, businessId: '' });
+		await refusedPoll(active, customer.id);
+		customer.businessId = ` ${business()}`;
+		const fixed = await active.poll();
+		expect(fixed.error).toBeUndefined();
+		expect(ids(fixed.items)).toEqual([customer.id]);
+		expect((await active.poll()).emits).toBe(0);
+	});
+
+	it('an activation that finds a customer with an empty businessId fails and remembers nothing', async () => {
+		sandbox.customers[4].businessId = '';
+		const refused = new TriggerHarness(credentialsFor(sandbox), {
+			options: { businessId: byId(business()) },
+		});
+		const outcome = await refused.activate();
+		expect(outcome.error?.message).toBe(NO_BUSINESS_ID);
+		expect(refused.nodeStaticData()).toEqual({});
 	});
 });
