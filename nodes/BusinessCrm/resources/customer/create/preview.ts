@@ -4,6 +4,7 @@ import { recordKey, type MatchKey } from '../../../state/customerIndex';
 import { keyTurns } from '../../../state/executionCustomers';
 import type { ImportRow, ImportRun } from './importRun';
 import {
+	customerIds,
 	existingCustomer,
 	marked,
 	MATCH_VALUE_WORDS,
@@ -43,6 +44,8 @@ export function previewResult(
 			return `Would not be created: the row has no ${value} to look the customer up by`;
 		case 'createdNoMatchValue':
 			return `Would be created without a check: the row has no ${value} to look the customer up by`;
+		case 'createdPartialMatch':
+			return `Would be created: no customer with this ${value} is in the CRM, only customers whose ${value} matches it in part (partialMatches)`;
 		case 'refused':
 			return `Would stop with an error: ${detail.error ?? ''}`;
 	}
@@ -79,9 +82,9 @@ function previewMarked(
 	record: IDataObject,
 	outcome: SkipOutcome,
 	matchOn: MatchKey,
-	detail: { matches?: number; earlierRow?: string } = {},
+	detail: { matches?: number; earlierRow?: string; partialMatches?: string[] } = {},
 ): IDataObject {
-	const item = marked(ctx, record, outcome, matchOn);
+	const item = marked(ctx, record, outcome, matchOn, detail.partialMatches);
 	const mark = item[SKIP_MARK] as IDataObject;
 	item[SKIP_MARK] = {
 		...mark,
@@ -116,15 +119,21 @@ export async function previewRow(
 			return previewMarked(ctx, record, noKey, matchOn);
 		}
 		return await keyTurns(ctx).oneAtATime(matchOn, key, async () => {
-			const earlier = run.wouldCreate.find(matchOn, key);
-			const { match, matches } = await existingCustomer(ctx, body, settings, earlier);
+			const { match, matches, partial } = await existingCustomer(
+				ctx,
+				body,
+				settings,
+				run.wouldCreate,
+			);
 			if (match) {
 				const earlierRow = run.wouldCreateRow.get(match)?.label;
 				return previewMarked(ctx, match, 'alreadyExists', matchOn, { matches, earlierRow });
 			}
 			run.wouldCreate.add(record);
 			run.wouldCreateRow.set(record, row);
-			return previewMarked(ctx, record, 'created', matchOn);
+			if (partial.length === 0) return previewMarked(ctx, record, 'created', matchOn);
+			const partialMatches = customerIds(partial);
+			return previewMarked(ctx, record, 'createdPartialMatch', matchOn, { partialMatches });
 		});
 	};
 	// A refusal is the row's outcome; a failed list read is the preview's own failure.

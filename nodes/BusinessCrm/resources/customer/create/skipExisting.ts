@@ -1,7 +1,12 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { inputError } from '../../../errors/errors';
 import { booleanParameter, choiceParameter } from '../../../params/parameters';
-import { MATCH_KEY_NAMES, recordKey, type MatchKey } from '../../../state/customerIndex';
+import {
+	MATCH_KEY_NAMES,
+	recordKey,
+	type CustomerIndex,
+	type MatchKey,
+} from '../../../state/customerIndex';
 import { keyTurns, listRead, type CreateOrigin } from '../../../state/executionCustomers';
 
 /** Where Skip Existing marks each row's outcome; the node refuses a custom field of that name. */
@@ -12,7 +17,8 @@ export type SkipOutcome =
 	| 'created'
 	| 'alreadyExists'
 	| 'notCreatedNoMatchValue'
-	| 'createdNoMatchValue';
+	| 'createdNoMatchValue'
+	| 'createdPartialMatch';
 
 /** The match value as a sentence names it. */
 export const MATCH_VALUE_WORDS: Record<MatchKey, string> = {
@@ -33,6 +39,8 @@ export function skipResult(outcome: SkipOutcome, matchOn: MatchKey): string {
 			return `Not created: the row has no ${value} to look the customer up by`;
 		case 'createdNoMatchValue':
 			return `Created without a check: the row has no ${value} to look the customer up by`;
+		case 'createdPartialMatch':
+			return `Created: no customer with this ${value} was in the CRM, only customers whose ${value} matches it in part (partialMatches)`;
 	}
 }
 
@@ -86,8 +94,9 @@ export function marked(
 	record: IDataObject,
 	outcome: SkipOutcome,
 	matchOn: MatchKey,
+	partialMatches: string[] = [],
 ): IDataObject {
-	const created = outcome === 'created' || outcome === 'createdNoMatchValue';
+	const created = outcome.startsWith('created');
 	if (Object.prototype.hasOwnProperty.call(record, SKIP_MARK)) {
 		const who =
 			record.id === undefined || record.id === null
@@ -103,7 +112,14 @@ export function marked(
 	// skipped means one thing, "already there", so a branch on it never drops a row never created.
 	const skipped = outcome === 'alreadyExists';
 	const result = skipResult(outcome, matchOn);
-	return { ...record, [SKIP_MARK]: { skipped, created, outcome, result, matchOn } };
+	const partial = outcome === 'createdPartialMatch' ? { partialMatches } : {};
+	return { ...record, [SKIP_MARK]: { skipped, created, outcome, result, matchOn, ...partial } };
+}
+
+/** The IDs of these customers, each once; a preview's row that would be created has none yet. */
+export function customerIds(customers: IDataObject[]): string[] {
+	const ids = customers.filter((c) => c.id !== undefined && c.id !== null).map((c) => String(c.id));
+	return [...new Set(ids)];
 }
 
 /** Where an earlier Create was sent from, as seen from this item. */
@@ -151,8 +167,9 @@ export function refuseWithoutMatchValue(
 }
 
 /**
- * The customer already in the CRM for this row, and how many match: from the list read, the
- * Creates of this execution, and `alsoCreated` (what a preview's earlier rows would create).
+ * The customer already in the CRM for this row (a full match), how many match, and the IDs of
+ * those that match only in part (phones): from the list read, the Creates of this execution,
+ * and `alsoCreated` (what a preview's earlier rows would create).
  * Refuses a row whose only match has no business, or whose key met a Create of unknown outcome:
  * a fresh list read could not prove the customer absent (the API may still be adding it), and
  * sending could add it twice.
@@ -161,19 +178,21 @@ export async function existingCustomer(
 	ctx: IExecuteSingleFunctions,
 	body: IDataObject,
 	{ matchOn, inBusiness }: SkipExisting,
-	alsoCreated: IDataObject[] = [],
-): Promise<{ match?: IDataObject; matches: number }> {
+	alsoCreated?: CustomerIndex,
+): Promise<{ match?: IDataObject; matches: number; partial: IDataObject[] }> {
 	const key = recordKey(body, matchOn);
 	const what = MATCH_KEY_NAMES[matchOn];
 	const business = String(body.businessId);
 	const { index: list, customers: execution } = await listRead(ctx);
-	const candidates = [
-		...list.find(matchOn, key),
-		...execution.created.find(matchOn, key),
-		...alsoCreated,
-	];
-	const inScope = candidates.filter((c) => !inBusiness || execution.businessOf(c) === business);
-	if (inScope.length > 0) return { match: inScope[0], matches: inScope.length };
+	const sources = alsoCreated ? [list, execution.created, alsoCreated] : [list, execution.created];
+	const ofScope = (c: IDataObject) => !inBusiness || execution.businessOf(c) === business;
+	const candidates = sources.flatMap((source) => source.find(matchOn, key, 'full'));
+	const inScope = candidates.filter(ofScope);
+	// Phones matching only in part: another customer as far as the node can tell (the docs' rule).
+	const partial = sources
+		.flatMap((source) => source.find(matchOn, key))
+		.filter((c) => ofScope(c) && !candidates.includes(c));
+	if (inScope.length > 0) return { match: inScope[0], matches: inScope.length, partial: [] };
 	const unplaced = inBusiness && candidates.find((c) => execution.businessOf(c) === '');
 	if (unplaced) {
 		throw inputError(
@@ -193,7 +212,7 @@ export async function existingCustomer(
 			{ type: 'unknownOutcome' },
 		);
 	}
-	return { matches: 0 };
+	return { matches: 0, partial };
 }
 
 /**
@@ -217,8 +236,9 @@ export async function createUnlessExists(
 	}
 	// One key at a time: a second row with this key waits for the first row's Create.
 	return await keyTurns(ctx).oneAtATime(matchOn, key, async () => {
-		const { match } = await existingCustomer(ctx, body, settings);
+		const { match, partial } = await existingCustomer(ctx, body, settings);
 		if (match) return marked(ctx, match, 'alreadyExists', matchOn);
-		return marked(ctx, await create(), 'created', matchOn);
+		const outcome = partial.length > 0 ? 'createdPartialMatch' : 'created';
+		return marked(ctx, await create(), outcome, matchOn, customerIds(partial));
 	});
 }
