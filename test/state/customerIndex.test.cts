@@ -189,12 +189,8 @@ describe('issue 57: different phone numbers never become one customer', () => {
 		const other = '+٩٧١ ٥٥ ٩٨٧ ٦٥٤٣';
 		expect(phoneMatch(phoneKey(arabic), phoneKey(other))).toBe('none');
 		// Persian (Extended Arabic-Indic) digits for 0912 345 6789, Devanagari for 98765 43210.
-		expect(phoneKey('۰۹۱۲ ۳۴۵ ۶۷۸۹')).toBe(
-			'09123456789',
-		);
-		expect(phoneKey('९८७६५ ४३२१०')).toBe(
-			'9876543210',
-		);
+		expect(phoneKey('۰۹۱۲ ۳۴۵ ۶۷۸۹')).toBe('09123456789');
+		expect(phoneKey('९८७६५ ४३२१०')).toBe('9876543210');
 		const index = new CustomerIndex([
 			{ id: 'cust_1', phone: '+971 50 123 4567' },
 			{ id: 'cust_2', phone: '+971 55 987 6543' },
