@@ -167,9 +167,9 @@ export function refuseWithoutMatchValue(
 }
 
 /**
- * The customer already in the CRM for this row (a full match), how many match, and the IDs of
- * those that match only in part (phones): from the list read, the Creates of this execution,
- * and `alsoCreated` (what a preview's earlier rows would create).
+ * The customer already in the CRM for this row (a full match), how many match, and those that
+ * match only in part (phones): from the list read, the Creates of this execution, and
+ * `alsoCreated` (what a preview's earlier rows would create).
  * Refuses a row whose only match has no business, or whose key met a Create of unknown outcome:
  * a fresh list read could not prove the customer absent (the API may still be adding it), and
  * sending could add it twice.
