@@ -2,16 +2,21 @@
 import {
 	skipResult,
 	type SkipOutcome,
-} from '../../nodes/BusinessCrm/resources/customer/create/skipExisting';
+} from '../../nodes/BusinessCrm/resources/customer/create/mark';
 import type { MatchKey } from '../../nodes/BusinessCrm/state/customerIndex';
 
 /** The `_skipExisting` mark that Skip if the Customer Already Exists puts beside a record. */
-export function skipMark(outcome: SkipOutcome, matchOn: MatchKey = 'email') {
+export function skipMark(
+	outcome: SkipOutcome,
+	matchOn: MatchKey = 'email',
+	partialMatches?: string[],
+) {
 	return {
 		skipped: outcome === 'alreadyExists',
-		created: outcome === 'created' || outcome === 'createdNoMatchValue',
+		created: ['created', 'createdNoMatchValue', 'createdPartialMatch'].includes(outcome),
 		outcome,
 		result: skipResult(outcome, matchOn),
 		matchOn,
+		...(partialMatches ? { partialMatches } : {}),
 	};
 }

@@ -9,8 +9,9 @@ import {
 	matchText,
 	nameKey,
 	phoneKey,
+	phoneMatch,
 	recordKey,
-	samePhone,
+	type PhoneMatch,
 } from '../../nodes/BusinessCrm/state/customerIndex';
 import { cleanText, trimmedText } from '../../nodes/BusinessCrm/values';
 import { ExecutionCustomers } from '../../nodes/BusinessCrm/state/executionCustomers';
@@ -30,7 +31,8 @@ describe('the same customer, to Find and Skip Existing', () => {
 
 	it('a phone number given as a number is the same phone as the text with its digits', () => {
 		expect(phoneKey(15550100199)).toBe('15550100199');
-		expect(phoneKey('+1 (555) 010-0199')).toBe('15550100199');
+		expect(phoneKey('+1 (555) 010-0199')).toBe('+15550100199');
+		expect(phoneMatch(phoneKey(15550100199), phoneKey('+1 (555) 010-0199'))).toBe('full');
 		expect(recordKey({ phone: 15550100199 }, 'phone')).toBe('15550100199');
 	});
 
@@ -84,67 +86,80 @@ describe('the same customer, to Find by ID', () => {
 });
 
 describe('one phone number in two formats', () => {
-	const found = (stored: string, wanted: string) =>
-		new CustomerIndex([{ id: 'cust_1', phone: stored }])
-			.find('phone', phoneKey(wanted))
-			.map((customer) => customer.id);
+	/** Who the index finds for `wanted` among one customer: in full or in part, and in full only. */
+	const found = (stored: string, wanted: string) => {
+		const index = new CustomerIndex([{ id: 'cust_1', phone: stored }]);
+		const ids = (only?: 'full') => index.find('phone', phoneKey(wanted), only).map((c) => c.id);
+		return [ids(), ids('full')];
+	};
+	const expected: Record<PhoneMatch, string[][]> = {
+		full: [['cust_1'], ['cust_1']],
+		partial: [['cust_1'], []],
+		none: [[], []],
+	};
 
-	/** [stored, typed, whether they are one number]: through the index, then as bare digits. */
-	type Pairs = Array<[string, string, boolean]>;
-	it.each<[string, Pairs, Pairs]>([
+	/** [stored, typed, how they match], through the index and pairwise, both ways round. */
+	type Pairs = Array<[string, string, PhoneMatch]>;
+	it.each<[string, Pairs]>([
 		[
-			'phone numbers with and without a country code match',
+			'a number in national form is a full match for the number with its country code',
 			[
-				['+1 202 555 0236', '(202) 555-0236', true],
-				['(202) 555-0236', '+1 202 555 0236', true],
-				['+44 20 7946 0958', '20 7946 0958', true],
-			],
-			[
-				['12025550236', '2025550236', true],
-				['2025550236', '12025550236', true],
+				['+1 202 555 0236', '(202) 555-0236', 'full'],
+				['+44 20 7946 0958', '20 7946 0958', 'full'],
+				['+44 20 7946 0958', '020 7946 0958', 'full'],
+				// A 3-digit country code (the UAE's), the trunk 0 of its national form dropped.
+				['+971 50 123 4567', '050 123 4567', 'full'],
 			],
 		],
 		[
-			// Every leading zero, not only the first: below 7 digits only the same digits match.
-			'a trunk prefix 0 or an international prefix 00 is ignored',
+			'a trunk prefix 0 and an international prefix 00 are read as such',
 			[
-				['+44 20 7946 0958', '020 7946 0958', true],
-				['0044 20 7946 0958', '+44 20 7946 0958', true],
-				['020 7946 0958', '0044 20 7946 0958', true],
+				['0044 20 7946 0958', '+44 20 7946 0958', 'full'],
+				['020 7946 0958', '0044 20 7946 0958', 'full'],
+				['0123', '123', 'full'],
+				['123456', '0123456', 'full'],
+				['00123', '+123', 'full'],
 			],
+		],
+		[
+			'a number in national form with the digits of one in international form is that number (the + left out)',
 			[
-				['0123', '123', true],
-				['00123', '123', true],
+				['+1 202 555 0236', '12025550236', 'full'],
+				['00123', '123', 'full'],
+				// Not with a trunk 0: London's 020 7946 0958 is not Egypt's +20 7946 0958.
+				['+20 7946 0958', '020 7946 0958', 'partial'],
 			],
 		],
 		[
 			'numbers that end alike but differ before their last digits are different numbers',
 			[
-				['+1 202 555 0236', '+1 303 555 0236', false],
-				['+1 202 555 0236', '+44 202 555 0236', false],
+				['+1 202 555 0236', '+1 303 555 0236', 'none'],
+				['+1 202 555 0236', '+44 202 555 0236', 'none'],
+				['12025550236', '2035550236', 'none'],
 			],
-			[['12025550236', '2035550236', false]],
 		],
 		[
-			'a shorter number ends a longer one only with at least 7 digits; below that only the same digits match',
+			'a number missing its area code is a partial match, and only with at least 7 digits',
 			[
-				['+1 202 555 0236', '555 0236', true],
-				['+1 202 555 0236', '55 0236', false],
-				['123456', '0123456', true],
-			],
-			[
-				['5550236', '2025550236', true],
-				['550236', '2025550236', false],
-				['550236', '550236', true],
+				['+1 202 555 0236', '555 0236', 'partial'],
+				['+1 202 555 0236', '55 0236', 'none'],
+				['12025550236', '2025550236', 'partial'],
+				['5550236', '2025550236', 'partial'],
+				['550236', '2025550236', 'none'],
+				['550236', '550236', 'full'],
+				// A country code taken off needs 7 digits left: below that, not the same number.
+				['+44 123 456', '123 456', 'none'],
 			],
 		],
-	])('%s', (_title, listed, digits) => {
-		for (const [stored, typed, same] of listed)
-			expect(found(stored, typed)).toEqual(same ? ['cust_1'] : []);
-		for (const [stored, typed, same] of digits) expect(samePhone(stored, typed)).toBe(same);
+	])('%s', (_title, pairs) => {
+		for (const [stored, typed, match] of pairs) {
+			expect([stored, typed, found(stored, typed)]).toEqual([stored, typed, expected[match]]);
+			expect([typed, stored, found(typed, stored)]).toEqual([typed, stored, expected[match]]);
+			expect(phoneMatch(phoneKey(stored), phoneKey(typed))).toBe(match);
+		}
 	});
 
-	it('a number without its area code matches every number that ends with it (the price of the rule)', () => {
+	it('a number without its area code finds every number that ends with it, never in full', () => {
 		const index = new CustomerIndex([
 			{ id: 'cust_1', phone: '+1 202 555 0236' },
 			{ id: 'cust_2', phone: '+1 303 555 0236' },
@@ -154,6 +169,7 @@ describe('one phone number in two formats', () => {
 			'cust_1',
 			'cust_2',
 		]);
+		expect(index.find('phone', phoneKey('555-0236'), 'full')).toEqual([]);
 	});
 
 	it('a customer filed under two keys that both match is found once', () => {
@@ -162,6 +178,53 @@ describe('one phone number in two formats', () => {
 		index.add(created, { phone: '(202) 555-0236' });
 		expect(index.find('phone', phoneKey('202.555.0236'))).toEqual([created]);
 		expect(index.find('phone', phoneKey('1 202 555 0236'))).toEqual([created]);
+	});
+});
+
+describe('issue 57: different phone numbers never become one customer', () => {
+	it('digits in Arabic-Indic, Persian and Devanagari count as their values, not as nothing', () => {
+		// "+971 50 123 4567" in Arabic-Indic digits: it had the key "971" beside every such number.
+		const arabic = '+٩٧١ ٥٠ ١٢٣ ٤٥٦٧';
+		expect(phoneKey(arabic)).toBe('+971501234567');
+		const other = '+٩٧١ ٥٥ ٩٨٧ ٦٥٤٣';
+		expect(phoneMatch(phoneKey(arabic), phoneKey(other))).toBe('none');
+		// Persian (Extended Arabic-Indic) digits for 0912 345 6789, Devanagari for 98765 43210.
+		expect(phoneKey('۰۹۱۲ ۳۴۵ ۶۷۸۹')).toBe('09123456789');
+		expect(phoneKey('९८७६५ ४३२१०')).toBe('9876543210');
+		const index = new CustomerIndex([
+			{ id: 'cust_1', phone: '+971 50 123 4567' },
+			{ id: 'cust_2', phone: '+971 55 987 6543' },
+		]);
+		expect(index.find('phone', phoneKey(arabic), 'full').map((c) => c.id)).toEqual(['cust_1']);
+		expect(index.find('phone', phoneKey(other)).map((c) => c.id)).toEqual(['cust_2']);
+	});
+
+	it('a digit of every script Unicode has counts as its value', () => {
+		const zeros = [0x30, 0x660, 0x6f0, 0x966, 0x9e6, 0xe50, 0xff10, 0x1d7ce, 0x1d7d8, 0x1d7f6];
+		for (const zero of zeros) {
+			const digits = Array.from({ length: 10 }, (_, value) => String.fromCodePoint(zero + value));
+			expect([zero, phoneKey(digits.join(''))]).toEqual([zero, '0123456789']);
+		}
+	});
+
+	it('letters count: 1-800-FLOWERS is not 1-800-CONTACTS, nor its digits', () => {
+		expect(phoneKey('1-800-FLOWERS')).toBe('1800flowers');
+		expect(phoneMatch(phoneKey('1-800-FLOWERS'), phoneKey('1-800-CONTACTS'))).toBe('none');
+		expect(phoneMatch(phoneKey('1-800-FLOWERS'), phoneKey('1-800-356-9377'))).toBe('none');
+		expect(phoneMatch(phoneKey('1-800-flowers'), phoneKey('+1 800 FLOWERS'))).toBe('full');
+		const index = new CustomerIndex([{ id: 'cust_1', phone: '1-800-FLOWERS' }]);
+		expect(index.find('phone', phoneKey('1-800-CONTACTS'))).toEqual([]);
+	});
+
+	it('a number with an extension is not the number without it, nor the extension written otherwise', () => {
+		const plain = phoneKey('+1 202 555 0236');
+		expect(phoneMatch(phoneKey('+1 202 555 0236 x12'), plain)).toBe('none');
+		expect(phoneMatch(phoneKey('+1 202 555 0236 ext. 12'), phoneKey('+1 202 555 0236 x12'))).toBe(
+			'none',
+		);
+		expect(phoneMatch(phoneKey('(202) 555-0236 x12'), phoneKey('+1 202 555 0236 x12'))).toBe(
+			'full',
+		);
 	});
 });
 
@@ -328,6 +391,14 @@ describe('what an execution remembers of a Create, by every key it was sent with
 		expect(run.uncertainCreate('name', nameKey('Ada', 'Byron'))).toBeUndefined();
 	});
 
+	it('a phone that matches the Create only in part is taken for another customer, and is not blocked', () => {
+		const run = new ExecutionCustomers();
+		run.addUncertain(sent, origin);
+		expect(run.uncertainCreate('phone', phoneKey('7946 0958'))).toBeUndefined();
+		expect(run.uncertainCreate('phone', phoneKey('+1 20 7946 0958'))).toBeUndefined();
+		expect(run.uncertainCreate('phone', phoneKey('0044 20 7946 0958'))).toBe(origin);
+	});
+
 	it('a Create sent without an email is not found by an empty email', () => {
 		const run = new ExecutionCustomers();
 		run.addUncertain({ firstName: 'Ada', lastName: 'Lovelace' }, origin);
@@ -390,7 +461,7 @@ describe('one rule for the same text: what the node sends and what Find and Skip
 			expect(trimmedText(typed)).toBe(email);
 			expect(emailKey(typed)).toBe(emailKey(email));
 			expect(nameKey(typed, `Lee${unseen}`)).toBe(nameKey(email, 'Lee'));
-			expect(phoneKey(`+1 555 010 0199${unseen}`)).toBe('15550100199');
+			expect(phoneKey(`+1 555 010 0199${unseen}`)).toBe('+15550100199');
 		});
 
 		it('inside a value is kept, in what is sent and in the keys', () => {
@@ -475,18 +546,22 @@ describe('one rule for the same text: what the node sends and what Find and Skip
 	});
 
 	it.each([
-		['+1 (555) 010-0199', '15550100199'],
+		['+1 (555) 010-0199', '+15550100199'],
 		['1-555-010-0199', '15550100199'],
-		['\u200b+1 555 010 0199\ufeff', '15550100199'],
-		['\u00a0+1\u00a0555\u00a0010\u00a00199', '15550100199'],
+		['\u200b+1 555 010 0199\ufeff', '+15550100199'],
+		['\u00a0+1\u00a0555\u00a0010\u00a00199', '+15550100199'],
+		// Invisible characters inside count for nothing either.
+		['+1 555\u200b010\u2060 0199', '+15550100199'],
 		// Full-width digits, as Japanese and Chinese input gives them.
 		[
 			'\uff0b\uff11 \uff08\uff15\uff15\uff15\uff09 \uff10\uff11\uff10-\uff10\uff11\uff19\uff19',
-			'15550100199',
+			'+15550100199',
 		],
-		['tel. +44 20 7946 0958', '442079460958'],
+		['tel. +44 20 7946 0958', 'tel+442079460958'],
+		['0044 (0)20 7946-0958', '+4402079460958'],
 		['n/a', ''],
-	])('the phone %j is the digits %j', (typed, digits) => {
+		['ext.', ''],
+	])('the phone %j is read as %j', (typed, digits) => {
 		expect(phoneKey(typed)).toBe(digits);
 	});
 

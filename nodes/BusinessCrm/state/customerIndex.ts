@@ -27,14 +27,6 @@ export function emailKey(email: unknown): string {
 }
 
 /**
- * Phone by its digits alone, so "+1 (555) 010-0199" and "15550100199" are one number; NFKC
- * first, so full-width digits (Japanese and Chinese input) count as digits.
- */
-export function phoneKey(phone: unknown): string {
-	return trimmedText(phone).normalize('NFKC').replace(/\D/g, '');
-}
-
-/**
  * A customer ID as the API gives it, cut at the ends as all text is (trimmedText), nothing else:
  * case counts, since the spec does not say its `cust_<token>` tokens are case-blind, and a
  * folded ID could answer another customer.
@@ -43,42 +35,95 @@ export function idKey(id: unknown): string {
 	return trimmedText(id);
 }
 
-/** A number this short matches only the same digits; one this long also ends longer numbers. */
+/**
+ * How phone numbers match (docs/operations.md, "How phone numbers match"). A key is the number as
+ * read: each digit of any script as its ASCII digit, letters in lower case, other signs as they
+ * are, separators gone; "+" first for a number written in international form (+ or 00).
+ */
+
+/** Spaces, invisible characters, dots, dashes, brackets and slashes: they never count. */
+const SEPARATOR = /[\s\p{Z}\p{Cf}\p{Pd}\p{Ps}\p{Pe}./]/u;
+const DECIMAL_DIGIT = /^\p{Nd}$/u;
+
+/**
+ * The value of a Unicode decimal digit. Unicode encodes every script's digits as runs of ten, 0
+ * to 9 in order, some runs right after others, so the value is the distance from where the
+ * digits before it start, modulo 10.
+ */
+function digitValue(char: string): string {
+	if (char >= '0' && char <= '9') return char;
+	const code = char.codePointAt(0) as number;
+	let start = code;
+	while (DECIMAL_DIGIT.test(String.fromCodePoint(start - 1))) start--;
+	return String((code - start) % 10);
+}
+
+/** The phone as the node matches it; '' for a value without a digit, which is no number. */
+export function phoneKey(phone: unknown): string {
+	let read = '';
+	// NFKC: full-width letters and signs are their ASCII forms.
+	for (const char of trimmedText(phone).normalize('NFKC')) {
+		if (SEPARATOR.test(char)) continue;
+		read += DECIMAL_DIGIT.test(char) ? digitValue(char) : char.toLowerCase();
+	}
+	if (!/[0-9]/.test(read)) return '';
+	return read.startsWith('00') ? `+${read.slice(2)}` : read;
+}
+
+/** A number, of its significant digits, this short matches only in full, and never in part. */
 export const MIN_PHONE_TAIL = 7;
 
-/** A phone key without leading zeros: a trunk prefix (0) or an international prefix (00). */
-function significantDigits(key: string): string {
-	return key.replace(/^0+(?=\d)/, '');
+/**
+ * What a number comes to once its prefixes are off: the digits after + (or 00) of a number in
+ * international form; those after a trunk 0 of one in national form.
+ */
+function significant(key: string): string {
+	if (key.startsWith('+')) return key.slice(1);
+	return key.startsWith('0') ? key.slice(1) : key;
 }
 
-/**
- * Whether two phone keys are one number: the same digits once leading zeros are dropped, or
- * the shorter, of at least 7 digits, ends the longer. So a number matches itself with or
- * without a country code or trunk prefix ("(202) 555-0236" and "+1 202 555 0236"; "020 7946
- * 0958" and "+44 20 7946 0958"), and a number given without its area code matches every
- * number that ends with it: that is the price of the rule.
- */
-export function samePhone(a: string, b: string): boolean {
-	const [shorter, longer] = [significantDigits(a), significantDigits(b)].sort(
-		(x, y) => x.length - y.length,
+/** Whether a number in national form and one in international form are one number. */
+function sameAcrossForms(national: string, international: string): boolean {
+	const digits = international.slice(1);
+	// The + left out, as a spreadsheet does; not with a trunk 0, or 020… would be Egypt's +20….
+	if (national === digits) return !national.startsWith('0');
+	const number = significant(national);
+	if (number.length < MIN_PHONE_TAIL) return false;
+	// The country code, 1 to 3 digits, taken off; letters are never a country code.
+	return [1, 2, 3].some(
+		(length) => /^[0-9]+$/.test(digits.slice(0, length)) && digits.slice(length) === number,
 	);
-	if (shorter === longer) return true;
-	return shorter.length >= MIN_PHONE_TAIL && longer.endsWith(shorter);
+}
+
+export type PhoneMatch = 'full' | 'partial' | 'none';
+
+/** Whether two phone keys are one number (full), may be (partial), or are two numbers. */
+export function phoneMatch(a: string, b: string): PhoneMatch {
+	if (a === '' || b === '') return 'none';
+	const [aWide, bWide] = [a.startsWith('+'), b.startsWith('+')];
+	if (aWide === bWide && significant(a) === significant(b)) return 'full';
+	if (aWide !== bWide && sameAcrossForms(aWide ? b : a, aWide ? a : b)) return 'full';
+	const [shorter, longer] = [significant(a), significant(b)].sort((x, y) => x.length - y.length);
+	return shorter.length >= MIN_PHONE_TAIL && longer.endsWith(shorter) ? 'partial' : 'none';
 }
 
 /**
- * Where the index files a key. Equal keys share a slot; phone keys that samePhone joins share
- * their last 7 significant digits, so a lookup compares only the numbers of one slot.
+ * Where the index files a phone key: its last 7 significant characters, so that every number
+ * it matches, in full or in part, is in the same slot.
  */
-export function matchSlot(kind: FindKey, key: string): string {
-	if (kind !== 'phone') return key;
-	const digits = significantDigits(key);
-	return digits.length < MIN_PHONE_TAIL ? digits : digits.slice(-MIN_PHONE_TAIL);
+export function phoneSlot(key: string): string {
+	return significant(key).slice(-MIN_PHONE_TAIL);
 }
 
-/** Whether a key looked for matches a key the index holds (in the same slot). */
-export function keysMatch(kind: FindKey, wanted: string, held: string): boolean {
-	return kind === 'phone' ? samePhone(wanted, held) : wanted === held;
+/** Where the index files a key: equal keys share a slot, and phone keys by phoneSlot. */
+export function matchSlot(kind: FindKey, key: string): string {
+	return kind === 'phone' ? phoneSlot(key) : key;
+}
+
+/** How a key looked for matches a key the index holds: only phones match in part. */
+export function keyMatch(kind: FindKey, wanted: string, held: string): PhoneMatch {
+	if (kind === 'phone') return phoneMatch(wanted, held);
+	return wanted === held ? 'full' : 'none';
 }
 
 /** First and last name, each as matchText compares it; empty unless both are given. */
@@ -135,12 +180,15 @@ export class CustomerIndex {
 	}
 
 	/**
-	 * The customers whose key matches this one (keysMatch), in list order, each once; none for
-	 * an empty key, as `put` keeps none.
+	 * The customers whose key matches this one (keyMatch), in full or in part, or only in full,
+	 * in list order, each once; none for an empty key, as `put` keeps none.
 	 */
-	find(kind: FindKey, key: string): IDataObject[] {
+	find(kind: FindKey, key: string, only?: 'full'): IDataObject[] {
 		const held = this.byKind.get(kind)?.get(matchSlot(kind, key)) ?? [];
-		const matches = held.filter((entry) => keysMatch(kind, key, entry.key));
+		const matches = held.filter((entry) => {
+			const match = keyMatch(kind, key, entry.key);
+			return only === 'full' ? match === 'full' : match !== 'none';
+		});
 		return [...new Set(matches.map((entry) => entry.customer))];
 	}
 }

@@ -3,7 +3,7 @@ import { trimmedText } from '../values';
 import { KeyTurns } from './keyTurns';
 import {
 	CustomerIndex,
-	keysMatch,
+	keyMatch,
 	KINDS,
 	matchSlot,
 	recordKey,
@@ -109,13 +109,17 @@ export class ExecutionCustomers {
 		}
 	}
 
-	/** The first Create of this key that may have happened, in this business (or any: undefined). */
+	/**
+	 * The first Create of this key that may have happened, in this business (or any: undefined).
+	 * A full match only: a phone that matches in part is taken for another customer's, as Skip
+	 * Existing takes it.
+	 */
 	uncertainCreate(kind: MatchKey, key: string, businessId?: string): UncertainCreate | undefined {
 		return this.uncertain
 			.get(`${kind}:${matchSlot(kind, key)}`)
 			?.find(
 				(entry) =>
-					keysMatch(kind, key, entry.key) &&
+					keyMatch(kind, key, entry.key) === 'full' &&
 					(businessId === undefined || entry.create.businessId === businessId),
 			)?.create;
 	}

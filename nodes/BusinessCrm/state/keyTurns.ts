@@ -11,7 +11,8 @@ export class KeyTurns {
 
 	/** Runs `task` after every earlier task of the same key has ended, failed ones included. */
 	async oneAtATime<T>(kind: MatchKey, key: string, task: () => Promise<T>): Promise<T> {
-		// By slot: two rows with one number in two formats must not both create it.
+		// By slot: two rows with one number in two formats must not both create it, and a row whose
+		// number matches an earlier row's in part waits to see that row's customer, to name it.
 		const id = `${kind}:${matchSlot(kind, key)}`;
 		const before = this.pending.get(id) ?? Promise.resolve();
 		const run = before.then(task, task);

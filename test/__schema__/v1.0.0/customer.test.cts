@@ -10,10 +10,7 @@ import { runChain, runNode, type RunOptions } from '../../helpers/harness.cjs';
 import { byId, createAda, credentialsFor, useSandbox } from '../../helpers/fixtures.cjs';
 import { always, startCreateApi, withApi, type CreateReply } from '../../helpers/scripted-api.cjs';
 import { SANDBOX_ONLY_FIELDS, schemaProblems } from '../../helpers/output-schemas.cjs';
-import {
-	SKIP_MARK,
-	skipResult,
-} from '../../../nodes/BusinessCrm/resources/customer/create/skipExisting';
+import { SKIP_MARK, skipResult } from '../../../nodes/BusinessCrm/resources/customer/create/mark';
 
 const CUSTOMER = SANDBOX_ONLY_FIELDS.customer;
 const ADA = { id: 'cust_1', businessId: 'biz_1', firstName: 'Ada', lastName: 'Lovelace' };
@@ -161,9 +158,9 @@ describe('Customer output schemas', () => {
 			);
 			expect(error).toBeUndefined();
 			expect(items[0].json).toMatchObject({ leadSource: 'Newsletter', vip: true });
-			expect(schemaProblems('customer', 'create', items, [...CUSTOMER, 'leadSource', 'vip'])).toEqual(
-				[],
-			);
+			expect(
+				schemaProblems('customer', 'create', items, [...CUSTOMER, 'leadSource', 'vip']),
+			).toEqual([]);
 		});
 
 		const beside = { message: 'ok', content: { customer: ADA, receipt: 'r_1' } };
@@ -266,6 +263,25 @@ describe('Customer output schemas', () => {
 			expect(schemaProblems('customer', 'create', items, CUSTOMER)).toEqual([]);
 		});
 
+		it('fits a row created beside customers whose phone matches only in part, run and preview', async () => {
+			known().phone = '+1 202 666 0236';
+			const onPhone = (previewOnly: boolean) =>
+				create({
+					firstName: 'Part',
+					lastName: 'Match',
+					additionalFields: { phone: '666-0236' },
+					skipExisting: true,
+					matchOn: 'phone',
+					previewOnly,
+				});
+			const items = [
+				...(await inSandbox(onPhone(true))).items,
+				...(await inSandbox(onPhone(false))).items,
+			];
+			expect(outcomes(items)).toEqual(['createdPartialMatch', 'createdPartialMatch']);
+			expect(schemaProblems('customer', 'create', items, CUSTOMER)).toEqual([]);
+		});
+
 		it('fits the error item of On Error › Continue, on either output', async () => {
 			const refused = { firstName: 'Bad', lastName: 'Mail', email: 'not-an-email' };
 			const regular = await inSandbox(skipExisting('error'), {
@@ -301,5 +317,19 @@ describe('Customer output schemas', () => {
 		expect(schemaProblems('customer', 'create', [item({ outcome: 'refused' })])).toContainEqual(
 			expect.stringContaining(`/${SKIP_MARK} must match "then" schema`),
 		);
+		// partialMatches goes with createdPartialMatch, always, and with no other outcome.
+		const partly = {
+			outcome: 'createdPartialMatch',
+			result: skipResult('createdPartialMatch', 'phone'),
+		};
+		expect(
+			schemaProblems('customer', 'create', [item({ ...partly, partialMatches: ['cust_2'] })]),
+		).toEqual([]);
+		expect(schemaProblems('customer', 'create', [item(partly)])).toContainEqual(
+			expect.stringContaining(`/${SKIP_MARK} must have required property 'partialMatches'`),
+		);
+		expect(
+			schemaProblems('customer', 'create', [item({ partialMatches: ['cust_2'] })]),
+		).toContainEqual(expect.stringContaining(`/${SKIP_MARK} must match "else" schema`));
 	});
 });

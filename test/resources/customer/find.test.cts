@@ -121,6 +121,40 @@ describe('Customer › Find', () => {
 		expect(items.map((item) => item.json.id)).toEqual([target.id]);
 	});
 
+	it('issue 57: a number missing its area code still finds every number that ends with it, in full and in part', async () => {
+		const [washington, denver, other] = [
+			sandbox.customers[3],
+			sandbox.customers[130],
+			sandbox.customers[7],
+		];
+		washington.phone = '+1 202 666 0236';
+		denver.phone = '(303) 666-0236';
+		other.phone = '+1 202 666 0237';
+		const partial = await find({ findBy: 'phone', phone: '666-0236' });
+		expect(partial.items.map((item) => item.json.id)).toEqual([washington.id, denver.id]);
+		const full = await find({ findBy: 'phone', phone: '00 1 303 666 0236' });
+		expect(full.items.map((item) => item.json.id)).toEqual([denver.id]);
+	});
+
+	it('issue 57: Arabic-Indic digits and letters find that number, not every number written alike', async () => {
+		const [dubai, sharjah, flowers] = [
+			sandbox.customers[11],
+			sandbox.customers[12],
+			sandbox.customers[13],
+		];
+		dubai.phone = '+971 50 123 4567';
+		sharjah.phone = '+٩٧١ ٥٥ ٩٨٧ ٦٥٤٣';
+		flowers.phone = '1-800-FLOWERS';
+		const byArabic = await find({ findBy: 'phone', phone: '+٩٧١ ٥٠ ١٢٣ ٤٥٦٧' });
+		expect(byArabic.items.map((item) => item.json.id)).toEqual([dubai.id]);
+		const byPersian = await find({ findBy: 'phone', phone: '۰۵۵ ۹۸۷ ۶۵۴۳' });
+		expect(byPersian.items.map((item) => item.json.id)).toEqual([sharjah.id]);
+		const byLetters = await find({ findBy: 'phone', phone: '1 800 Contacts' });
+		expect(byLetters.items).toEqual([]);
+		const byFlowers = await find({ findBy: 'phone', phone: '+1 (800) flowers' });
+		expect(byFlowers.items.map((item) => item.json.id)).toEqual([flowers.id]);
+	});
+
 	it('gives every matching customer, in list order', async () => {
 		const [first, second] = [sandbox.customers[10], sandbox.customers[200]];
 		second.email = ` ${String(first.email).toUpperCase()} `;

@@ -141,7 +141,7 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Phone',
 				value: 'phone',
-				description: 'By its digits, with or without the country code',
+				description: 'By its digits (in any script) and letters, with or without the country code',
 			},
 			{
 				name: 'First and Last Name',
@@ -176,7 +176,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. +44 20 7946 0958',
 		description:
-			"The customer's phone number, written any way. Only the digits count, and a number matches with or without its country code or a leading 0: (202) 555-0236 finds +1 202 555 0236. A number of 7 digits or more also finds longer numbers that end with it, so one typed without its area code finds that number in every area.",
+			"The customer's phone number, written any way: digits of any script and letters count, spaces, dots, dashes and brackets do not. A number matches with or without its country code or a leading 0: (202) 555-0236 finds +1 202 555 0236. A number of 7 digits or more also finds longer numbers that end with it (a partial match), so one typed without its area code finds that number in every area.",
 		displayOptions: { show: { findBy: ['phone'] } },
 	},
 	{

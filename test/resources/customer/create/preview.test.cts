@@ -9,8 +9,8 @@ import {
 import {
 	NO_MATCH_VALUE_CHOICES,
 	NO_MATCH_VALUE_TO_ERROR_OUTPUT,
-	SKIP_MARK as MARK,
 } from '../../../../nodes/BusinessCrm/resources/customer/create/skipExisting';
+import { SKIP_MARK as MARK } from '../../../../nodes/BusinessCrm/resources/customer/create/mark';
 
 const ADD = '/api/business/crm/customer/add';
 const CUSTOMERS = '/api/public/v1/customers';

@@ -19,16 +19,19 @@ import {
 	EARLIER_MAYBE_CREATED,
 	NO_MATCH_VALUE_CHOICES,
 	NO_MATCH_VALUE_TO_ERROR_OUTPUT,
+	SWITCH_HELP,
+	UNPLACED_FIX,
+} from '../../../../nodes/BusinessCrm/resources/customer/create/skipExisting';
+import {
 	OWN_MARK_FIELD,
 	OWN_MARK_FIELD_FIX,
 	SKIP_MARK as MARK,
 	skipResult,
-	SWITCH_HELP,
-	UNPLACED_FIX,
 	WAS_CREATED,
-} from '../../../../nodes/BusinessCrm/resources/customer/create/skipExisting';
+} from '../../../../nodes/BusinessCrm/resources/customer/create/mark';
 import { SKIP_MARK_FIELD_HELP } from '../../../../nodes/BusinessCrm/resources/customer/create/body';
 import { skipMark } from '../../../helpers/skip-mark.cjs';
+import { previewResult } from '../../../../nodes/BusinessCrm/resources/customer/create/preview';
 
 const ADD = '/api/business/crm/customer/add';
 const CUSTOMERS = '/api/public/v1/customers';
@@ -684,6 +687,122 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 		]);
 		expect(requestsTo(sandbox, ADD)).toEqual([]);
 		expect(sandbox.customers).toHaveLength(251);
+	});
+
+	describe('issue 57: on Phone, only a full match skips a row', () => {
+		/** A customer of the first business, given `phone`. */
+		const withPhone = (index: number, phone: string) => {
+			const customer = ofFirstBusiness()[index];
+			customer.phone = phone;
+			return customer;
+		};
+		const outcomes = (items: Array<{ json: IDataObject }>) =>
+			items.map((item) => (item.json[MARK] as IDataObject).outcome);
+
+		it('a number in Arabic-Indic or Persian digits is skipped only for that number, and another one is created', async () => {
+			const dubai = withPhone(0, '+971 50 123 4567');
+			withPhone(1, '+98 912 345 6789');
+			const rows: Row[] = [
+				// +971 50 123 4567 and +971 55 987 6543, in Arabic-Indic digits.
+				{ firstName: 'Same', lastName: 'Number', phone: '+٩٧١ ٥٠ ١٢٣ ٤٥٦٧' },
+				{ firstName: 'Other', lastName: 'Number', phone: '+٩٧١ ٥٥ ٩٨٧ ٦٥٤٣' },
+				// 0912 345 6789 in Persian digits: Tehran's +98 912 345 6789 in national form.
+				{ firstName: 'Persian', lastName: 'Digits', phone: '۰۹۱۲ ۳۴۵ ۶۷۸۹' },
+				{ firstName: 'Persian', lastName: 'Other', phone: '۰۹۱۲ ۳۴۵ ۶۷۰۰' },
+			];
+			const { items, error } = await importRows(rows, { matchOn: 'phone' });
+			expect(error).toBeUndefined();
+			expect(outcomes(items)).toEqual(['alreadyExists', 'created', 'alreadyExists', 'created']);
+			expect(items[0].json).toEqual({ ...dubai, [MARK]: mark('alreadyExists', 'phone') });
+			expect(requestsTo(sandbox, ADD).map((r) => (r.body as Row).lastName)).toEqual([
+				'Number',
+				'Other',
+			]);
+		});
+
+		it('letters count: 1-800-CONTACTS is created beside 1-800-FLOWERS', async () => {
+			withPhone(0, '1-800-FLOWERS');
+			const rows: Row[] = [
+				{ firstName: 'Contact', lastName: 'Lenses', phone: '1-800-CONTACTS' },
+				{ firstName: 'Same', lastName: 'Flowers', phone: '+1 800 flowers' },
+			];
+			const { items } = await importRows(rows, { matchOn: 'phone' });
+			expect(outcomes(items)).toEqual(['created', 'alreadyExists']);
+			expect(requestsTo(sandbox, ADD)).toHaveLength(1);
+		});
+
+		// The sandbox's own numbers are +1 202 555 0000 to 0249, and those of its businesses +1 202 555 1000 on.
+		it('a number missing its area code is created, and its output names the customers it matches in part', async () => {
+			const washington = withPhone(0, '+1 202 666 0236');
+			const denver = withPhone(1, '+1 303 666 0236');
+			const { items, error } = await importRows(
+				[{ firstName: 'New', lastName: 'Person', phone: '666-0236' }],
+				{ matchOn: 'phone' },
+			);
+			expect(error).toBeUndefined();
+			expect(requestsTo(sandbox, ADD)).toHaveLength(1);
+			const partialMatches = [washington.id, denver.id];
+			expect(items[0].json[MARK]).toEqual(mark('createdPartialMatch', 'phone', partialMatches));
+			expect(items[0].json).toMatchObject({ lastName: 'Person', phone: '666-0236' });
+			expect(items[0].json.id).toMatch(/^cust_/);
+			// A second run finds the row's own customer in full: nothing is created twice.
+			const again = await importRows(
+				[{ firstName: 'New', lastName: 'Person', phone: '666-0236' }],
+				{
+					matchOn: 'phone',
+				},
+			);
+			expect(outcomes(again.items)).toEqual(['alreadyExists']);
+			expect(again.items[0].json.id).toBe(items[0].json.id);
+			expect(requestsTo(sandbox, ADD)).toHaveLength(1);
+		});
+
+		it('Preview Only predicts the partial match, with the same customers', async () => {
+			const washington = withPhone(0, '+1 202 666 0236');
+			const { items } = await importRows(
+				[{ firstName: 'New', lastName: 'Person', phone: '666-0236' }],
+				{ matchOn: 'phone', previewOnly: true },
+			);
+			expect(requestsTo(sandbox, ADD)).toEqual([]);
+			expect(items[0].json[MARK]).toEqual({
+				skipped: false,
+				created: false,
+				outcome: 'createdPartialMatch',
+				result: previewResult('createdPartialMatch', 'phone'),
+				matchOn: 'phone',
+				partialMatches: [washington.id],
+				preview: true,
+			});
+			expect(previewResult('createdPartialMatch', 'phone')).toMatch(/^Would be created: /);
+		});
+
+		it('two rows of one run that match in part: both are created, the second naming the first', async () => {
+			const rows: Row[] = [
+				{ firstName: 'First', lastName: 'Row', phone: '+1 303 444 0199' },
+				{ firstName: 'Second', lastName: 'Row', phone: '444 0199' },
+				{ firstName: 'First', lastName: 'Again', phone: '(303) 444-0199' },
+			];
+			const { items, error } = await importRows(rows, { matchOn: 'phone' });
+			expect(error).toBeUndefined();
+			expect(outcomes(items)).toEqual(['created', 'createdPartialMatch', 'alreadyExists']);
+			expect((items[1].json[MARK] as IDataObject).partialMatches).toEqual([items[0].json.id]);
+			expect(items[2].json.id).toBe(items[0].json.id);
+			expect(requestsTo(sandbox, ADD).map((r) => (r.body as Row).lastName)).toEqual(['Row', 'Row']);
+		});
+
+		it('a Create that may have happened does not stop a row whose number matches it only in part', async () => {
+			sandbox.setFaults({ serverError: { path: ADD, count: 1, status: 502 } });
+			const rows: Row[] = [
+				{ firstName: 'Ann', lastName: 'First', phone: '+1 303 777 0236' },
+				{ firstName: 'Bob', lastName: 'Other', phone: '777 0236' },
+			];
+			const { items } = await importRows(rows, { matchOn: 'phone' }, 'continueRegularOutput');
+			expect(items[0].json.error).toMatch(/answered 502/);
+			// Bob is another person as far as the rule can tell; Ann's maybe-customer is not his.
+			expect(items[1].json.error).toBeUndefined();
+			expect(items[1].json[MARK]).toMatchObject({ outcome: 'created', created: true });
+			expect(requestsTo(sandbox, ADD)).toHaveLength(2);
+		});
 	});
 });
 

@@ -3,7 +3,7 @@ import { inputError } from '../../../errors/errors';
 import { businessId, oneValue, requiredText } from '../../../params/parameters';
 import { trimmedText } from '../../../values';
 import { nodeFields, optionalFields } from './fields';
-import { SKIP_MARK } from './skipExisting';
+import { SKIP_MARK } from './mark';
 
 /** Fields the API sets itself and ignores when sent (spec: it assigns customer ids). */
 const API_FIELDS = new Set(['id']);

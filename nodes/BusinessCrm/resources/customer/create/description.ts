@@ -99,7 +99,8 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Phone',
 				value: 'phone',
-				description: 'By its digits, with or without the country code, as Find matches it',
+				description:
+					'By its digits (in any script) and letters, with or without the country code. Only a full match skips the row: one that matches only in part (no area code) is created, with outcome createdPartialMatch.',
 			},
 			{
 				name: 'First and Last Name',
@@ -163,7 +164,7 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to create nothing and output what the import would do with each row, to check it before the real run: _skipExisting.outcome is created, alreadyExists, notCreatedNoMatchValue, createdNoMatchValue or refused (with the error the real run would stop with), and preview is true. Reads the customer list once and sends no Create.',
+			'Whether to create nothing and output what the import would do with each row, to check it before the real run: _skipExisting.outcome is created, alreadyExists, notCreatedNoMatchValue, createdNoMatchValue, createdPartialMatch or refused (with the error the real run would stop with), and preview is true. Reads the customer list once and sends no Create.',
 		displayOptions: { show: { skipExisting: [true] } },
 	},
 ];

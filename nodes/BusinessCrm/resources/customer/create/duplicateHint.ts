@@ -3,7 +3,7 @@ import { itemContext } from '../../operation';
 import { findCustomers } from '../../../state/executionCustomers';
 import { MATCH_KEY_NAMES, recordKey, type MatchKey } from '../../../state/customerIndex';
 import { rowLabel } from './importRun';
-import { SKIP_MARK } from './skipExisting';
+import { SKIP_MARK } from './mark';
 
 /** What a customer created without a check may share with one already in the CRM. */
 const SHARED: MatchKey[] = ['email', 'phone'];

@@ -18,11 +18,11 @@ import { previewOnly, previewRefusedRow, previewRow } from './preview';
 import { CREATE_URL } from './request';
 import {
 	createUnlessExists,
-	marked,
 	refuseWithoutMatchValue,
 	skipExistingSettings,
 	type SkipExisting,
 } from './skipExisting';
+import { marked } from './mark';
 
 interface CheckedRow extends ImportRow {
 	body?: IDataObject;

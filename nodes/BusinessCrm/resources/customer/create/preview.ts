@@ -5,15 +5,12 @@ import { executionCustomers, keyTurns } from '../../../state/executionCustomers'
 import type { ImportRow, ImportRun } from './importRun';
 import {
 	existingCustomer,
-	marked,
-	MATCH_VALUE_WORDS,
 	ofWhichRun,
 	refuseWithoutMatchValue,
-	SKIP_MARK,
 	SWITCH_HELP,
 	type SkipExisting,
-	type SkipOutcome,
 } from './skipExisting';
+import { customerIds, marked, MATCH_VALUE_WORDS, SKIP_MARK, type SkipOutcome } from './mark';
 
 /**
  * Preview Only (Write Nothing). Shown with Skip if the Customer Already Exists on, and read for
@@ -54,6 +51,8 @@ export function previewResult(
 			return `Would not be created: the row has no ${value} to look the customer up by`;
 		case 'createdNoMatchValue':
 			return `Would be created without a check: the row has no ${value} to look the customer up by`;
+		case 'createdPartialMatch':
+			return `Would be created: no customer with this ${value} is in the CRM, only customers whose ${value} matches it in part (partialMatches)`;
 		case 'refused':
 			return `Would stop with an error: ${detail.error ?? ''}`;
 	}
@@ -90,9 +89,14 @@ function previewMarked(
 	record: IDataObject,
 	outcome: SkipOutcome,
 	matchOn: MatchKey | undefined,
-	detail: { matches?: number; earlierRow?: string; earlierIn?: string } = {},
+	detail: {
+		matches?: number;
+		earlierRow?: string;
+		earlierIn?: string;
+		partialMatches?: string[];
+	} = {},
 ): IDataObject {
-	const item = marked(ctx, record, outcome, matchOn ?? 'email');
+	const item = marked(ctx, record, outcome, matchOn ?? 'email', detail.partialMatches);
 	const { matchOn: matchedOn, ...mark } = item[SKIP_MARK] as IDataObject;
 	item[SKIP_MARK] = {
 		...mark,
@@ -170,8 +174,12 @@ export async function previewRow(
 		}
 		return await keyTurns(ctx).oneAtATime(matchOn, key, async () => {
 			const execution = await executionCustomers(ctx);
-			const earlier = execution.wouldCreate.find(matchOn, key);
-			const { match, matches } = await existingCustomer(ctx, body, settings, earlier);
+			const { match, matches, partial } = await existingCustomer(
+				ctx,
+				body,
+				settings,
+				execution.wouldCreate,
+			);
 			if (match) {
 				const from = execution.wouldCreateFrom.get(match);
 				const where = from
@@ -180,7 +188,9 @@ export async function previewRow(
 				return previewMarked(ctx, match, 'alreadyExists', matchOn, { matches, ...where });
 			}
 			await wouldCreate(ctx, row, record);
-			return previewMarked(ctx, record, 'created', matchOn);
+			if (partial.length === 0) return previewMarked(ctx, record, 'created', matchOn);
+			const partialMatches = customerIds(partial);
+			return previewMarked(ctx, record, 'createdPartialMatch', matchOn, { partialMatches });
 		});
 	};
 	// A refusal is the row's outcome; a failed list read is the preview's own failure.

@@ -1,40 +1,14 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { inputError } from '../../../errors/errors';
 import { booleanParameter, choiceParameter } from '../../../params/parameters';
-import { MATCH_KEY_NAMES, recordKey, type MatchKey } from '../../../state/customerIndex';
+import {
+	MATCH_KEY_NAMES,
+	recordKey,
+	type CustomerIndex,
+	type MatchKey,
+} from '../../../state/customerIndex';
 import { keyTurns, listRead, type CreateOrigin } from '../../../state/executionCustomers';
-
-/** Where Skip Existing marks each row's outcome; the node refuses a custom field of that name. */
-export const SKIP_MARK = '_skipExisting';
-
-/** What Skip Existing did with a row, as `_skipExisting.outcome` says it. */
-export type SkipOutcome =
-	| 'created'
-	| 'alreadyExists'
-	| 'notCreatedNoMatchValue'
-	| 'createdNoMatchValue';
-
-/** The match value as a sentence names it. */
-export const MATCH_VALUE_WORDS: Record<MatchKey, string> = {
-	email: 'email',
-	phone: 'phone number',
-	name: 'first and last name',
-};
-
-/** `_skipExisting.result`: the outcome in words for people who branch on it or read it. */
-export function skipResult(outcome: SkipOutcome, matchOn: MatchKey): string {
-	const value = MATCH_VALUE_WORDS[matchOn];
-	switch (outcome) {
-		case 'created':
-			return `Created: no customer with this ${value} was in the CRM`;
-		case 'alreadyExists':
-			return `Not created: a customer with this ${value} is already in the CRM`;
-		case 'notCreatedNoMatchValue':
-			return `Not created: the row has no ${value} to look the customer up by`;
-		case 'createdNoMatchValue':
-			return `Created without a check: the row has no ${value} to look the customer up by`;
-	}
-}
+import { customerIds, marked } from './mark';
 
 export interface SkipExisting {
 	matchOn: MatchKey;
@@ -73,37 +47,6 @@ export function skipExistingSettings(ctx: IExecuteSingleFunctions): SkipExisting
 					'error',
 				]);
 	return { matchOn, inBusiness: scope === 'business', noMatchValue };
-}
-
-export const OWN_MARK_FIELD = `The node marks each row's outcome in ${SKIP_MARK}, which would overwrite the customer's own value.`;
-export const WAS_CREATED = 'The customer was created.';
-export const OWN_MARK_FIELD_FIX =
-	'Rename the field in the CRM, or turn off Skip if the Customer Already Exists.';
-
-/** The record flat, as without Skip Existing, with the row's outcome beside it. */
-export function marked(
-	ctx: IExecuteSingleFunctions,
-	record: IDataObject,
-	outcome: SkipOutcome,
-	matchOn: MatchKey,
-): IDataObject {
-	const created = outcome === 'created' || outcome === 'createdNoMatchValue';
-	if (Object.prototype.hasOwnProperty.call(record, SKIP_MARK)) {
-		const who =
-			record.id === undefined || record.id === null
-				? 'The customer'
-				: `Customer ${String(record.id)}`;
-		throw inputError(
-			ctx,
-			`${who} has its own field "${SKIP_MARK}"`,
-			`${OWN_MARK_FIELD}${created ? ` ${WAS_CREATED}` : ''} ${OWN_MARK_FIELD_FIX}`,
-			ctx.getItemIndex(),
-		);
-	}
-	// skipped means one thing, "already there", so a branch on it never drops a row never created.
-	const skipped = outcome === 'alreadyExists';
-	const result = skipResult(outcome, matchOn);
-	return { ...record, [SKIP_MARK]: { skipped, created, outcome, result, matchOn } };
 }
 
 /** Which node run an earlier row was of, as seen from this item; `thisRun` names its own. */
@@ -159,8 +102,9 @@ export function refuseWithoutMatchValue(
 }
 
 /**
- * The customer already in the CRM for this row, and how many match: from the list read, the
- * Creates of this execution, and `alsoCreated` (what a preview's earlier rows would create).
+ * The customer already in the CRM for this row (a full match), how many match, and those that
+ * match only in part (phones): from the list read, the Creates of this execution, and
+ * `alsoCreated` (what a preview's earlier rows would create).
  * Refuses a row whose only match has no business, or whose key met a Create of unknown outcome:
  * a fresh list read could not prove the customer absent (the API may still be adding it), and
  * sending could add it twice.
@@ -169,19 +113,21 @@ export async function existingCustomer(
 	ctx: IExecuteSingleFunctions,
 	body: IDataObject,
 	{ matchOn, inBusiness }: SkipExisting,
-	alsoCreated: IDataObject[] = [],
-): Promise<{ match?: IDataObject; matches: number }> {
+	alsoCreated?: CustomerIndex,
+): Promise<{ match?: IDataObject; matches: number; partial: IDataObject[] }> {
 	const key = recordKey(body, matchOn);
 	const what = MATCH_KEY_NAMES[matchOn];
 	const business = String(body.businessId);
 	const { index: list, customers: execution } = await listRead(ctx);
-	const candidates = [
-		...list.find(matchOn, key),
-		...execution.created.find(matchOn, key),
-		...alsoCreated,
-	];
-	const inScope = candidates.filter((c) => !inBusiness || execution.businessOf(c) === business);
-	if (inScope.length > 0) return { match: inScope[0], matches: inScope.length };
+	const sources = alsoCreated ? [list, execution.created, alsoCreated] : [list, execution.created];
+	const ofScope = (c: IDataObject) => !inBusiness || execution.businessOf(c) === business;
+	const candidates = sources.flatMap((source) => source.find(matchOn, key, 'full'));
+	const inScope = candidates.filter(ofScope);
+	// Phones matching only in part: another customer as far as the node can tell (the docs' rule).
+	const partial = sources
+		.flatMap((source) => source.find(matchOn, key))
+		.filter((c) => ofScope(c) && !candidates.includes(c));
+	if (inScope.length > 0) return { match: inScope[0], matches: inScope.length, partial: [] };
 	const unplaced = inBusiness && candidates.find((c) => execution.businessOf(c) === '');
 	if (unplaced) {
 		throw inputError(
@@ -201,7 +147,7 @@ export async function existingCustomer(
 			{ type: 'unknownOutcome' },
 		);
 	}
-	return { matches: 0 };
+	return { matches: 0, partial };
 }
 
 /**
@@ -225,8 +171,9 @@ export async function createUnlessExists(
 	}
 	// One key at a time: a second row with this key waits for the first row's Create.
 	return await keyTurns(ctx).oneAtATime(matchOn, key, async () => {
-		const { match } = await existingCustomer(ctx, body, settings);
+		const { match, partial } = await existingCustomer(ctx, body, settings);
 		if (match) return marked(ctx, match, 'alreadyExists', matchOn);
-		return marked(ctx, await create(), 'created', matchOn);
+		const outcome = partial.length > 0 ? 'createdPartialMatch' : 'created';
+		return marked(ctx, await create(), outcome, matchOn, customerIds(partial));
 	});
 }
