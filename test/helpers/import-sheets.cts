@@ -66,6 +66,8 @@ export interface Row extends IDataObject {
 
 export interface SheetOptions {
 	maxRows: number;
+	/** 0 unless given. */
+	minRows?: number;
 	/** Emails the API refuses (a space inside): a row only the API can refuse. */
 	apiRefusals?: boolean;
 	/** A row whose first name is only spaces and invisible characters: refused before sending. */
@@ -99,27 +101,29 @@ const rowArb = (options: SheetOptions) =>
 		preview: fc.boolean(),
 	});
 
-/** A sheet of 0 to maxRows rows of six people, so the same person comes back often. */
+/** A sheet of minRows to maxRows rows of six people, so the same person comes back often. */
 export function sheetArb(options: SheetOptions): fc.Arbitrary<Row[]> {
-	return fc.array(rowArb(options), { maxLength: options.maxRows }).map((drawn) =>
-		drawn.map((d, n): Row => {
-			const person = PEOPLE[d.person];
-			const row: Row = {
-				tag: `r${n + 1}`,
-				firstName: d.blankFirst ? ' \u200b ' : written(person.firstName, d.first),
-				lastName: written(person.lastName, d.last),
-				skip: d.skip,
-				preview: d.preview,
-			};
-			if (d.email.kind === 'given') row.email = written(person.email, d.email.how);
-			if (d.email.kind === 'blank') row.email = d.email.blank;
-			// The sandbox refuses an address with a space inside (a 400 for that row alone).
-			if (d.email.kind === 'refusedByApi') row.email = person.email.replace('@', ' @');
-			if (d.phone === 'international') row.phone = `+1 303 555 ${person.digits}`;
-			if (d.phone === 'national') row.phone = `(303) 555-${person.digits}`;
-			return row;
-		}),
-	);
+	return fc
+		.array(rowArb(options), { minLength: options.minRows ?? 0, maxLength: options.maxRows })
+		.map((drawn) =>
+			drawn.map((d, n): Row => {
+				const person = PEOPLE[d.person];
+				const row: Row = {
+					tag: `r${n + 1}`,
+					firstName: d.blankFirst ? ' \u200b ' : written(person.firstName, d.first),
+					lastName: written(person.lastName, d.last),
+					skip: d.skip,
+					preview: d.preview,
+				};
+				if (d.email.kind === 'given') row.email = written(person.email, d.email.how);
+				if (d.email.kind === 'blank') row.email = d.email.blank;
+				// The sandbox refuses an address with a space inside (a 400 for that row alone).
+				if (d.email.kind === 'refusedByApi') row.email = person.email.replace('@', ' @');
+				if (d.phone === 'international') row.phone = `+1 303 555 ${person.digits}`;
+				if (d.phone === 'national') row.phone = `(303) 555-${person.digits}`;
+				return row;
+			}),
+		);
 }
 
 /* -- the reference model, from docs/operations.md ------------------------------------------- */
