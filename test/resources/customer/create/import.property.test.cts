@@ -175,14 +175,19 @@ describe('Customer › Create, generated imports: Preview Only', () => {
 	);
 
 	/** Property 2, one node: the preview's fate of each row is the real run's. */
-	const previewPredicts = (onErrors: fc.Arbitrary<OnError>, refusals: boolean, minRows = 0) =>
+	const previewPredicts = (
+		onErrors: fc.Arbitrary<OnError>,
+		refusals: boolean,
+		minRows = 0,
+		noMatchValue = fc.constantFrom<Settings['noMatchValue']>('skip', 'create', 'error'),
+	) =>
 		fc.asyncProperty(
 			sheetArb({ maxRows: 10, minRows, blankNames: refusals }),
 			crmArb,
 			settingsArb({
 				skip: fc.constant(true) as never,
 				preview: fc.constant(false) as never,
-				...(refusals ? {} : { noMatchValue: fc.constantFrom('skip', 'create') as never }),
+				noMatchValue: (refusals ? noMatchValue : fc.constantFrom('skip', 'create')) as never,
 			}),
 			onErrors,
 			async (rows, crm, settings, onError) => {
@@ -247,7 +252,7 @@ describe('Customer › Create, generated imports: Preview Only', () => {
 		);
 
 	it('2. a preview gives each row the outcome, branch and words of the real run (no row refused)', async () => {
-		await fc.assert(previewPredicts(onErrorArb, false), runs(10));
+		await fc.assert(previewPredicts(onErrorArb, false, 1), runs(8));
 	});
 
 	// INTENDED, being fixed: under On Error › Continue a refused row goes to the error output (or
@@ -268,7 +273,16 @@ describe('Customer › Create, generated imports: Preview Only', () => {
 	);
 
 	it('2. under On Error › Stop, the preview names the error the real run stops with', async () => {
-		await fc.assert(previewPredicts(fc.constant<OnError>('stopWorkflow'), true), runs(6));
+		await fc.assert(
+			previewPredicts(
+				fc.constant<OnError>('stopWorkflow'),
+				true,
+				// Rows without an email refused, in sheets of 2 or more: most real runs stop.
+				2,
+				fc.constant('error'),
+			),
+			runs(6),
+		);
 	});
 	/**
 	 * Property 2 across node runs: 2 or 3 Create nodes of one execution, all previewing or all
