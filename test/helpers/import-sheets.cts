@@ -241,20 +241,25 @@ export function rowPreviews(row: Row, settings: Settings): boolean {
 	return settings.preview === 'perRow' ? row.preview === true : settings.preview;
 }
 
-/**
- * Customer › Create of the rows, each value from an expression on the row (or on the Input
- * node's row, in a later node of a chain), the row's tag sent as a custom field.
- */
+/** Where the expressions read a row: the item, the Input node's item (a later node of a chain), or a model's arguments (a tool call). */
+export type RowSource = 'item' | 'input' | 'model';
+
+function reading(source: RowSource, name: string, type: 'string' | 'boolean' = 'string'): string {
+	if (source === 'input') return `$('Input').item.json.${name}`;
+	if (source === 'model') return `$fromAI('${name}', 'The ${name} of the customer', '${type}')`;
+	return `$json.${name}`;
+}
+
+/** Customer › Create of the rows, each value from an expression, the row's tag sent as a custom field. */
 export function importParameters(
 	sandbox: Sandbox,
 	settings: Settings,
 	node = 'Create',
-	fromInput = false,
+	source: RowSource = 'item',
 ): INodeParameters {
-	const field = (name: string) =>
-		fromInput ? `={{ $('Input').item.json.${name} }}` : `={{ $json.${name} }}`;
+	const field = (name: string) => `={{ ${reading(source, name)} }}`;
 	const switchOf = (value: boolean | 'perRow', name: string) =>
-		value === 'perRow' ? field(name) : value;
+		value === 'perRow' ? `={{ ${reading(source, name, 'boolean')} }}` : value;
 	return {
 		resource: 'customer',
 		operation: 'create',
@@ -265,9 +270,7 @@ export function importParameters(
 			email: field('email'),
 			phone: field('phone'),
 			customFields: {
-				field: [
-					{ name: TAG, value: `=${node}:{{ ${fromInput ? "$('Input').item" : '$json'}.tag }}` },
-				],
+				field: [{ name: TAG, value: `=${node}:{{ ${reading(source, 'tag')} }}` }],
 			},
 		},
 		skipExisting: switchOf(settings.skip, 'skip'),

@@ -41,6 +41,11 @@ const onErrorArb = fc.constantFrom<OnError>(
 	'continueErrorOutput',
 );
 
+/** A tool call is one set of a model's arguments: the first row of the sheet. */
+function oneCallOf(rows: Row[], mode: { kind: string }): Row[] {
+	return mode.kind === 'tool' ? rows.slice(0, 1) : rows;
+}
+
 /** What one run did with each row: where its item went, its outcome, and the words it gave. */
 interface Fate {
 	branch: 'main' | 'error';
@@ -107,13 +112,15 @@ describe('Customer › Create, generated imports: Preview Only', () => {
 				items: rows,
 				nodes: names.map((name) => ({
 					name,
-					parameters: importParameters(sandbox, settings, name, true),
+					parameters: importParameters(sandbox, settings, name, 'input'),
 					onError,
 				})),
 			});
 			return { items, names };
 		}
-		const parameters = importParameters(sandbox, settings);
+		// A tool call reads the row from the model's arguments ($fromAI).
+		const source = mode.kind === 'tool' ? 'model' : 'item';
+		const parameters = importParameters(sandbox, settings, 'Create', source);
 		if (mode.kind === 'tool') {
 			const items = await runToolCall({
 				credentials: credentials(),
@@ -143,7 +150,8 @@ describe('Customer › Create, generated imports: Preview Only', () => {
 			settingsArb({ skip: skipArb as never, preview: fc.constantFrom(true, 'perRow') as never }),
 			onErrorArb,
 			modeArb,
-			async (rows, crm, settings, onError, mode) => {
+			async (drawn, crm, settings, onError, mode) => {
+				const rows = oneCallOf(drawn, mode);
 				seed(sandbox, crm);
 				sandbox.clearLog();
 				await within(20_000, runImport(rows, settings, onError, mode));
