@@ -46,13 +46,15 @@ const TIMEOUT_MS = 300;
 
 /**
  * One API fault per case, tied to what the case generated, not to timing: a 429 on the n-th
- * list read or Create (the node waits and sends it again, whichever row it hits), or a 500 or
+ * list read or Create (the node waits and sends it again, whichever row it hits), a 500 on the
+ * first list read, or a 500 or
  * a Create that never answers for the first Create of one row (the customer is then created
  * once the run is over: its outcome was unknown to the node).
  */
 type Fault =
 	| { kind: 'none' }
 	| { kind: 'rateLimit'; path: string; after: number }
+	| { kind: 'listReadFails' }
 	| { kind: 'serverError' | 'noAnswer'; row: number };
 
 const faultArb = fc.oneof(
@@ -62,6 +64,7 @@ const faultArb = fc.oneof(
 		.map((rule): Fault => ({ kind: 'rateLimit', ...rule })),
 	fc.nat(11).map((row): Fault => ({ kind: 'serverError', row })),
 	fc.nat(11).map((row): Fault => ({ kind: 'noAnswer', row })),
+	fc.constant<Fault>({ kind: 'listReadFails' }),
 );
 
 /** The faults after which a stopped run has rows to account for: the Create's outcome is unknown. */
@@ -121,6 +124,11 @@ describe('Customer › Create, generated imports: real runs with Skip Existing',
 			sandbox.setFaults({
 				rateLimitBurst: { path: fault.path, after: fault.after, count: 1, retryAfter: 0.01 },
 			});
+			return;
+		}
+		if (fault.kind === 'listReadFails') {
+			// A 500 is not retried on a read: the rows waiting for the list fail with it.
+			sandbox.setFaults({ serverError: { path: CUSTOMERS, count: 1, status: 500 } });
 			return;
 		}
 		if (rows.length === 0) return;
