@@ -317,7 +317,7 @@ describe('node description', () => {
 		expect(kept('business', 'get')).toBeUndefined();
 	});
 
-	it("shows Skip if the Customer Already Exists as Create's own switch, its settings only when it is on", () => {
+	it("shows Skip if the Customer Already Exists as Create's own switch, its settings only when it is on, and Preview Only always", () => {
 		const create = description.properties.filter((p) =>
 			p.displayOptions?.show?.operation?.includes('create'),
 		);
@@ -343,7 +343,13 @@ describe('node description', () => {
 				(name) => resolved?.[name] !== undefined,
 			);
 		};
-		expect(shown({})).toEqual(['skipExisting']);
+		// Preview Only whatever the switch says: n8n drops a hidden parameter, and a preview that
+		// lost its Preview Only would write.
+		expect(shown({})).toEqual(['skipExisting', 'previewOnly']);
+		expect(shown({ skipExisting: false, previewOnly: true })).toEqual([
+			'skipExisting',
+			'previewOnly',
+		]);
 		expect(shown({ skipExisting: true })).toEqual([
 			'skipExisting',
 			'matchOn',

@@ -10,7 +10,7 @@ import { fc, runs } from '../../../helpers/properties.cjs';
 import {
 	SKIP_MARK as MARK,
 	skipResult,
-} from '../../../../nodes/BusinessCrm/resources/customer/create/skipExisting';
+} from '../../../../nodes/BusinessCrm/resources/customer/create/mark';
 import { previewResult } from '../../../../nodes/BusinessCrm/resources/customer/create/preview';
 import {
 	crmArb,
@@ -27,12 +27,6 @@ import {
 	type Row,
 	type Settings,
 } from '../../../helpers/import-sheets.cjs';
-
-/**
- * For a property that fails on today's code (it.failing until the fix lands): stop at the first
- * failure without shrinking, whose shrunk form is already a named example below.
- */
-const UNTIL_FIXED = { endOnFailure: true };
 
 type OnError = 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
 const onErrorArb = fc.constantFrom<OnError>(
@@ -169,18 +163,15 @@ describe('Customer › Create, generated imports: Preview Only', () => {
 		await fc.assert(previewWritesNothing(fc.constant(true)), runs(8));
 	});
 
-	// INTENDED, being fixed: Preview Only is read only when Skip Existing is on, so a row with
+	// Found on the code before the fix: Preview Only is read only when Skip Existing is on, so a row with
 	// Preview Only on and Skip Existing off is created.
-	it.failing(
-		'1. a row previewed with Skip Existing off (by expression) sends no Create either',
-		async () => {
-			await fc.assert(
-				// At least 3 rows: on any seed some case shows the finding while it stands.
-				previewWritesNothing(fc.constantFrom<Settings['skip']>(false, 'perRow'), 3),
-				runs(8, UNTIL_FIXED),
-			);
-		},
-	);
+	it('1. a row previewed with Skip Existing off (by expression) sends no Create either', async () => {
+		await fc.assert(
+			// At least 3 rows: on any seed some case shows the finding while it stands.
+			previewWritesNothing(fc.constantFrom<Settings['skip']>(false, 'perRow'), 3),
+			runs(8),
+		);
+	});
 
 	/** Property 2, one node: the preview's fate of each row is the real run's. */
 	const previewPredicts = (
@@ -263,22 +254,19 @@ describe('Customer › Create, generated imports: Preview Only', () => {
 		await fc.assert(previewPredicts(onErrorArb, false, 1), runs(8));
 	});
 
-	// INTENDED, being fixed: under On Error › Continue a refused row goes to the error output (or
+	// Found on the code before the fix: under On Error › Continue a refused row goes to the error output (or
 	// is an {error} item) in the real run, while the preview puts it on the success output as
 	// "refused" with "Would stop with an error".
-	it.failing(
-		'2. under On Error › Continue, a preview gives a refused row the real run’s item',
-		async () => {
-			await fc.assert(
-				previewPredicts(
-					fc.constantFrom<OnError>('continueRegularOutput', 'continueErrorOutput'),
-					true,
-					3,
-				),
-				runs(10, UNTIL_FIXED),
-			);
-		},
-	);
+	it('2. under On Error › Continue, a preview gives a refused row the real run’s item', async () => {
+		await fc.assert(
+			previewPredicts(
+				fc.constantFrom<OnError>('continueRegularOutput', 'continueErrorOutput'),
+				true,
+				3,
+			),
+			runs(10),
+		);
+	});
 
 	it('2. under On Error › Stop, the preview names the error the real run stops with', async () => {
 		await fc.assert(
@@ -334,88 +322,76 @@ describe('Customer › Create, generated imports: Preview Only', () => {
 		},
 	);
 
-	// INTENDED, being fixed: a preview remembers only its own node run, so a later node's preview
+	// Found on the code before the fix: a preview remembers only its own node run, so a later node's preview
 	// says "Would be created" for a row the real later node skips (an earlier node created it).
-	it.failing(
-		'2. across 2-3 Create nodes of one execution, a preview predicts the later nodes too',
-		async () => {
-			await fc.assert(chainPreviewPredicts, runs(6, UNTIL_FIXED));
-		},
-	);
+	it('2. across 2-3 Create nodes of one execution, a preview predicts the later nodes too', async () => {
+		await fc.assert(chainPreviewPredicts, runs(6));
+	});
 
 	describe('counterexamples fast-check found', () => {
-		// Property 2 across nodes, shrunk: one new row, two nodes. INTENDED, being fixed: the real
+		// Property 2 across nodes, shrunk: one new row, two nodes. Found on the code before the fix: the real
 		// Create2 skips the customer Create1 created; its preview says "Would be created".
-		it.failing(
-			'the preview of a second Create node finds the row the first would create',
-			async () => {
-				const rows: Row[] = [
-					{ tag: 'r1', firstName: 'José', lastName: 'García', email: 'josé.garcia@example.com' },
-				];
-				const settings: Settings = {
-					skip: true,
-					preview: true,
-					matchOn: 'email',
-					noMatchValue: 'skip',
-					batching: false,
-				};
-				seed(sandbox, []);
-				const { items } = await runImport(rows, settings, 'continueRegularOutput', {
-					kind: 'chain',
-					nodes: 2,
-				});
-				expect(items.Create2.map((item) => (item.json[MARK] as IDataObject).outcome)).toEqual([
-					'alreadyExists',
-				]);
-			},
-		);
+		it('the preview of a second Create node finds the row the first would create', async () => {
+			const rows: Row[] = [
+				{ tag: 'r1', firstName: 'José', lastName: 'García', email: 'josé.garcia@example.com' },
+			];
+			const settings: Settings = {
+				skip: true,
+				preview: true,
+				matchOn: 'email',
+				noMatchValue: 'skip',
+				batching: false,
+			};
+			seed(sandbox, []);
+			const { items } = await runImport(rows, settings, 'continueRegularOutput', {
+				kind: 'chain',
+				nodes: 2,
+			});
+			expect(items.Create2.map((item) => (item.json[MARK] as IDataObject).outcome)).toEqual([
+				'alreadyExists',
+			]);
+		});
 
-		// Property 1, shrunk: one row, Skip Existing off, Preview Only on, as a tool call. INTENDED,
-		// being fixed: the row is created, since Preview Only is read only with Skip Existing on.
-		it.failing(
-			'a tool call with Preview Only on and Skip Existing off sends no Create',
-			async () => {
-				seed(sandbox, []);
-				sandbox.clearLog();
-				const rows: Row[] = [{ tag: 'r1', firstName: 'José', lastName: 'García' }];
-				const settings: Settings = {
-					skip: false,
-					preview: true,
-					matchOn: 'email',
-					noMatchValue: 'error',
-					batching: false,
-				};
-				await runImport(rows, settings, 'stopWorkflow', { kind: 'tool' });
-				expect(createsLogged(sandbox)).toEqual([]);
-			},
-		);
+		// Property 1, shrunk: one row, Skip Existing off, Preview Only on, as a tool call. Found on the code
+		// before the fix: the row is created, since Preview Only is read only with Skip Existing on.
+		it('a tool call with Preview Only on and Skip Existing off sends no Create', async () => {
+			seed(sandbox, []);
+			sandbox.clearLog();
+			const rows: Row[] = [{ tag: 'r1', firstName: 'José', lastName: 'García' }];
+			const settings: Settings = {
+				skip: false,
+				preview: true,
+				matchOn: 'email',
+				noMatchValue: 'error',
+				batching: false,
+			};
+			await runImport(rows, settings, 'stopWorkflow', { kind: 'tool' });
+			expect(createsLogged(sandbox)).toEqual([]);
+		});
 
 		// Property 2, shrunk: one row whose first name is a space, a zero-width space and a space,
-		// under Continue (regular output). INTENDED, being fixed: the real run outputs the
+		// under Continue (regular output). Found on the code before the fix: the real run outputs the
 		// {error} item, the preview a "refused" item with "Would stop with an error: …".
-		it.failing(
-			'a row refused under On Error › Continue is previewed as the same {error} item',
-			async () => {
-				seed(sandbox, []);
-				const rows: Row[] = [{ tag: 'r1', firstName: ' \u200b ', lastName: 'García', email: '' }];
-				const settings: Settings = {
-					skip: true,
-					preview: false,
-					matchOn: 'email',
-					noMatchValue: 'error',
-					batching: false,
-				};
-				const run = (preview: boolean) =>
-					runNode({
-						credentials: credentials(),
-						parameters: importParameters(sandbox, { ...settings, preview }),
-						items: rows,
-						onError: 'continueRegularOutput',
-					});
-				const [preview, real] = [await run(true), await run(false)];
-				expect(real.items[0].json.error).toEqual(expect.any(String));
-				expect(preview.items.map((item) => item.json)).toEqual(real.items.map((item) => item.json));
-			},
-		);
+		it('a row refused under On Error › Continue is previewed as the same {error} item', async () => {
+			seed(sandbox, []);
+			const rows: Row[] = [{ tag: 'r1', firstName: ' \u200b ', lastName: 'García', email: '' }];
+			const settings: Settings = {
+				skip: true,
+				preview: false,
+				matchOn: 'email',
+				noMatchValue: 'error',
+				batching: false,
+			};
+			const run = (preview: boolean) =>
+				runNode({
+					credentials: credentials(),
+					parameters: importParameters(sandbox, { ...settings, preview }),
+					items: rows,
+					onError: 'continueRegularOutput',
+				});
+			const [preview, real] = [await run(true), await run(false)];
+			expect(real.items[0].json.error).toEqual(expect.any(String));
+			expect(preview.items.map((item) => item.json)).toEqual(real.items.map((item) => item.json));
+		});
 	});
 });

@@ -164,8 +164,7 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to create nothing and output what the import would do with each row, to check it before the real run: _skipExisting.outcome is created, alreadyExists, notCreatedNoMatchValue, createdNoMatchValue, createdPartialMatch or refused (with the error the real run would stop with), and preview is true. Reads the customer list once and sends no Create.',
-		displayOptions: { show: { skipExisting: [true] } },
+			'Whether to create nothing and output what the import would do with each row, to check it before the real run: _skipExisting.outcome is created, alreadyExists, notCreatedNoMatchValue, createdNoMatchValue, createdPartialMatch or refused (with the error the real run would stop with), and preview is true. Reads the customer list once and sends no Create. With Skip if the Customer Already Exists off, each row is shown as it would be sent, and nothing is read.',
 	},
 ];
 

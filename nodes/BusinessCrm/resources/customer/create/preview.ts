@@ -13,9 +13,9 @@ import {
 import { customerIds, marked, MATCH_VALUE_WORDS, SKIP_MARK, type SkipOutcome } from './mark';
 
 /**
- * Preview Only (Write Nothing). Shown with Skip if the Customer Already Exists on, and read for
- * every row: an expression or a model can turn that switch off for a row, and a preview still
- * writes nothing.
+ * Preview Only (Write Nothing), shown and read whatever Skip if the Customer Already Exists says:
+ * n8n drops a parameter its display options hide, so a Preview Only shown only with that switch
+ * on was lost when a workflow (or an AI builder's JSON) set the switch off, and the rows written.
  */
 export function previewOnly(ctx: IExecuteSingleFunctions): boolean {
 	return booleanParameter(ctx, 'previewOnly', 'Preview Only', SWITCH_HELP);
