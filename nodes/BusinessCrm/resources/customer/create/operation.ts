@@ -84,7 +84,15 @@ async function createRow(
 	await run.ownTurn(row);
 	const create = async () => await rememberedCreate(ctx, body, run);
 	const outcome =
-		skipExisting === undefined ? create() : createUnlessExists(ctx, body, skipExisting, create);
+		skipExisting === undefined
+			? create()
+			: createUnlessExists(ctx, body, skipExisting, create, {
+					withdrawIf: () => run.stopped,
+					// Without Continue On Fail a failed row stops the run: the rows after it send nothing.
+					failed: () => {
+						if (!ctx.continueOnFail()) run.stopped = true;
+					},
+				});
 	// Not sent because another row's failure stopped the run: that row's error is the node's.
 	return await outcome.catch(async (caught: unknown) =>
 		caught instanceof RequestWithdrawn ? undefined : await Promise.reject(caught),
