@@ -34,7 +34,8 @@
  *     (bulk.cts).
  * Node runs and bare runs alternate against the same server, so a drift in the machine's speed
  * hits both sides of every ratio. The table goes to stdout and to benchmarks/results.md (to stdout
- * only with --no-write); a full run keeps section 8, which bench:import (import.cts) writes.
+ * only with --no-write); a full run keeps section 8, which bench:import (import.cts) writes, and
+ * section 9, which bench:scale (scale.cts) writes.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -115,8 +116,11 @@ const TARGET_TIME_RATIO = 1.25;
 const TARGET_MEMORY_GROWTH = 12;
 const RESULTS_FILE = join(__dirname, 'results.md');
 
-/** Sections other scripts write (bench:import's real-n8n import): a full run keeps them. */
-const KEPT_SECTIONS = ['## 8. '];
+/**
+ * Sections other scripts write (bench:import's real-n8n import, bench:scale's large imports): a
+ * full run keeps them.
+ */
+const KEPT_SECTIONS = ['## 8. ', '## 9. '];
 
 function withSectionsKept(lines: string[]): string[] {
 	let old: string[];

@@ -12,6 +12,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 import type { RunOptions, RunResult } from '../test/helpers/harness.cjs';
+import type { Faults } from '../test/sandbox/server.cjs';
 import type { SandboxCommand, SandboxReply } from './sandbox-process.cjs';
 
 // n8n-core writes instance settings under the user folder as soon as it is imported: keep that
@@ -111,6 +112,16 @@ export class SandboxProcess {
 	/** Inserts one new customer before `index` (a list that is not append-ordered). */
 	async insert(index: number): Promise<void> {
 		await this.ask({ type: 'insert', index }, 'changed');
+	}
+
+	/** Replaces the sandbox's faults (see Faults in test/sandbox/server.cts); {} clears them. */
+	async faults(faults: Faults): Promise<void> {
+		await this.ask({ type: 'faults', faults }, 'faultsSet');
+	}
+
+	/** How many customers the CRM holds: each Create it answered 201 added one. */
+	async customerCount(): Promise<number> {
+		return (await this.ask({ type: 'countCustomers' }, 'customers')).customers;
 	}
 
 	/** Requests the server saw since the last call. */

@@ -6,7 +6,7 @@
  * memory figures, and its CPU work would compete with the client's on the same event loop. Here
  * it has its own thread and heap, and both clients face the very same server.
  */
-import { startSandbox, type Sandbox } from '../test/sandbox/server.cjs';
+import { startSandbox, type Faults, type Sandbox } from '../test/sandbox/server.cjs';
 
 /** What bench.cts may ask; every request is answered with one SandboxReply. */
 export type SandboxCommand =
@@ -16,6 +16,8 @@ export type SandboxCommand =
 	| { type: 'insert'; index: number }
 	| { type: 'takeCount' }
 	| { type: 'latency'; ms: number }
+	| { type: 'faults'; faults: Faults }
+	| { type: 'countCustomers' }
 	| { type: 'close' };
 
 export type SandboxReply =
@@ -30,6 +32,8 @@ export type SandboxReply =
 	| { type: 'changed'; customers: number }
 	| { type: 'count'; requests: number }
 	| { type: 'latencySet'; ms: number }
+	| { type: 'faultsSet' }
+	| { type: 'customers'; customers: number }
 	| { type: 'closed' };
 
 function send(reply: SandboxReply): void {
@@ -71,6 +75,13 @@ async function main(): Promise<void> {
 			case 'latency':
 				sandbox.setFaults(command.ms > 0 ? { slow: { delayMs: command.ms } } : {});
 				send({ type: 'latencySet', ms: command.ms });
+				break;
+			case 'faults':
+				sandbox.setFaults(command.faults);
+				send({ type: 'faultsSet' });
+				break;
+			case 'countCustomers':
+				send({ type: 'customers', customers: sandbox.customers.length });
 				break;
 			case 'takeCount':
 				send({ type: 'count', requests });

@@ -1,13 +1,22 @@
 import { sleep, type IDataObject, type INodeParameters } from 'n8n-workflow';
 import { type Sandbox } from '../../../sandbox/server.cjs';
 import { runNode } from '../../../helpers/harness.cjs';
-import { createAda, credentialsFor, requestsTo, useSandbox } from '../../../helpers/fixtures.cjs';
+import {
+	answered,
+	createAda,
+	credentialsFor,
+	requestsTo,
+	useSandbox,
+} from '../../../helpers/fixtures.cjs';
 import {
 	ImportRun,
+	NO_OTHER_ROW,
+	NONE_CREATED,
 	NOTHING_SENT,
 	rowLabel,
 } from '../../../../nodes/BusinessCrm/resources/customer/create/importRun';
 import { SENT_IN_AN_EARLIER_TRY } from '../../../../nodes/BusinessCrm/resources/customer/create/memory';
+import { STATUS_HINTS } from '../../../../nodes/BusinessCrm/errors/errors';
 import {
 	NO_MATCH_VALUE_CHOICES,
 	NO_MATCH_VALUE_TO_ERROR_OUTPUT,
@@ -284,6 +293,50 @@ describe('Customer › Create: a run checks every row first and says what it wro
 			).toEqual([2, 3]);
 			expect(sandbox.customers.slice(20).map((c) => c.firstName)).toEqual(['Alan', 'Grace']);
 		});
+	});
+});
+
+describe('Customer › Create: a large import whose customer list cannot be read', () => {
+	let sandbox: Sandbox;
+	useSandbox({ businesses: 1 }, { customers: 20 }, (started) => (sandbox = started));
+
+	/**
+	 * Issue 57: under Skip Existing each row that failed with the read waited for the others by
+	 * one more callback wrapped around the last, and the last row's finish called them all,
+	 * nested. Run on the code before the fix, this import overflowed the stack there at 14,000
+	 * rows (no row settled, the execution never ended) and not at 13,000, which instead ran for
+	 * minutes: each failed row rebuilt the account of every row. 20,000 rows, as reported, take
+	 * 40% longer than these (n8n evaluates each row's expression, the most of a row's time), and
+	 * the suite's time is short: 14,000, the fewest seen to overflow, make the same point.
+	 */
+	const ROWS = 14_000;
+	/** Well above this run on a busy machine; the old code never ended. */
+	const BOUND_MS = 30_000;
+
+	it(`${ROWS.toLocaleString('en-US')} rows under Skip Existing end with the read error on row 1, nothing sent after it`, async () => {
+		sandbox.setFaults({ serverError: { path: CUSTOMERS, status: 403 } });
+		const rows = Array.from({ length: ROWS }, (_, n) => ({ email: `row${n + 1}@example.com` }));
+		const run = runNode({
+			credentials: credentialsFor(sandbox),
+			// One expression a row, the least that gives each row its own email.
+			parameters: createAda(sandbox.businesses[0].id, {
+				additionalFields: { email: '={{ $json.email }}' },
+				skipExisting: true,
+				matchOn: 'email',
+			}),
+			items: rows,
+		});
+		const ended = await Promise.race([run, sleep(BOUND_MS).then(() => undefined)]);
+		expect(ended).toBeDefined();
+		const { error, items } = ended!;
+		expect(items).toEqual([]);
+		expect(error?.message).toBe(
+			`Row 1 (Ada Lovelace): ${answered('Read the customer list', 403, '"Forbidden: Simulated server fault"')}`,
+		);
+		expect(error?.description).toBe(`${STATUS_HINTS[403]} ${NONE_CREATED} ${NO_OTHER_ROW}`);
+		expect(error?.context).toMatchObject({ itemIndex: 0, rowsCreated: [], rowsMaybeCreated: [] });
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(1);
+		expect(requestsTo(sandbox, ADD)).toHaveLength(0);
 	});
 });
 

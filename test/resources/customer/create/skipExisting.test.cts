@@ -194,6 +194,25 @@ describe('Customer › Create › Skip if the Customer Already Exists', () => {
 		expect(requestsTo(sandbox, ADD)).toHaveLength(0);
 	});
 
+	it('a list that cannot be read is read once, though later rows share an email: the run has stopped', async () => {
+		sandbox.setFaults({ serverError: { path: CUSTOMERS, status: 403 } });
+		// Rows 1, 4, 7 and 10 share an email, so each waits for the one before it. A failed read is
+		// read again by whoever asks next: each of them read the list again after the run had
+		// stopped (with a 5xx, its retries and their waits too), one after another.
+		const rows: Row[] = Array.from({ length: 10 }, (_, n) => ({
+			firstName: `First${n + 1}`,
+			lastName: `Last${n + 1}`,
+			email: n % 3 === 0 ? 'shared@example.com' : `row${n + 1}@example.com`,
+		}));
+		const { error, items } = await importRows(rows);
+		expect(error?.message).toMatch(
+			/^Row 1 \(First1 Last1\): Read the customer list failed: the Business CRM API answered 403/,
+		);
+		expect(items).toEqual([]);
+		expect(requestsTo(sandbox, CUSTOMERS)).toHaveLength(1);
+		expect(requestsTo(sandbox, ADD)).toHaveLength(0);
+	});
+
 	it('when off, creates as before in a production run: no list read, the record unwrapped and unmarked', async () => {
 		const known = sandbox.customers[0];
 		const { items } = await importRows(

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
-import { inputError } from '../../../errors/errors';
+import { inputError, RequestWithdrawn } from '../../../errors/errors';
 import { booleanParameter, choiceParameter } from '../../../params/parameters';
 import {
 	MATCH_KEY_NAMES,
@@ -152,13 +152,15 @@ export async function existingCustomer(
 
 /**
  * Skip if the Customer Already Exists, around the Create: the customer already in the CRM, or
- * the one `create` adds, marked with the row's outcome.
+ * the one `create` adds, marked with the row's outcome. `run` withdraws a row whose turn comes
+ * once its run stopped (RequestWithdrawn), and hears of a failed look-up.
  */
 export async function createUnlessExists(
 	ctx: IExecuteSingleFunctions,
 	body: IDataObject,
 	settings: SkipExisting,
 	create: () => Promise<IDataObject>,
+	run?: { withdrawIf: () => boolean; failed: () => void },
 ): Promise<IDataObject> {
 	const { matchOn, noMatchValue } = settings;
 	const key = recordKey(body, matchOn);
@@ -171,7 +173,16 @@ export async function createUnlessExists(
 	}
 	// One key at a time: a second row with this key waits for the first row's Create.
 	return await keyTurns(ctx).oneAtATime(matchOn, key, async () => {
-		const { match, partial } = await existingCustomer(ctx, body, settings);
+		// A failed read is read again by whoever asks next: without this, each later row with the
+		// key would read the list again (retries and their waits included), one after another,
+		// after the run stopped. Told before the next row's turn, which comes once this one fails.
+		if (run?.withdrawIf()) throw new RequestWithdrawn();
+		const { match, partial } = await existingCustomer(ctx, body, settings).catch(
+			async (caught: unknown) => {
+				run?.failed();
+				return await Promise.reject(caught);
+			},
+		);
 		if (match) return marked(ctx, match, 'alreadyExists', matchOn);
 		const outcome = partial.length > 0 ? 'createdPartialMatch' : 'created';
 		return marked(ctx, await create(), outcome, matchOn, customerIds(partial));
