@@ -5,6 +5,7 @@
  * Time on it is the wall's time since it started, times `factor`; read it with `clock.now()`.
  */
 import { clock } from '../../nodes/BusinessCrm/api/clock';
+import type { Sandbox } from '../sandbox/server.cjs';
 
 export { clock };
 
@@ -40,4 +41,27 @@ export function useFastClock(factor: number): { realTime(): void; only(factor: n
 			running = fastClock(slower);
 		},
 	};
+}
+
+/**
+ * For the tests of one describe block: the package's clock stands still but for `msPerPage` for
+ * each request to `path` the sandbox answers, so how far a poll gets within its deadline does not
+ * depend on this machine's speed. `sandbox` gives the block's sandbox (started before the tests).
+ */
+export function usePagedClock(
+	sandbox: () => Pick<Sandbox, 'onRequest'>,
+	path: string,
+	msPerPage: number,
+): void {
+	const wallNow = clock.now;
+	beforeEach(() => {
+		let now = Date.now();
+		clock.now = () => now;
+		sandbox().onRequest = (entry) => {
+			if (entry.path === path) now += msPerPage;
+		};
+	});
+	afterEach(() => {
+		clock.now = wallNow;
+	});
 }

@@ -7,7 +7,7 @@
  */
 import type { Sandbox } from '../sandbox/server.cjs';
 import { credentialsFor, requestsTo, useSandbox } from '../helpers/fixtures.cjs';
-import { clock } from '../helpers/clock.cjs';
+import { clock, usePagedClock } from '../helpers/clock.cjs';
 import { loadTriggerType, TriggerHarness, type PollOutcome } from '../helpers/poll-harness.cjs';
 import { CUSTOMER_LIST } from '../../nodes/BusinessCrm/api/lists';
 import { FINGERPRINT_LENGTH, STATE_KEY } from '../../nodes/BusinessCrmTrigger/seenCustomers';
@@ -30,18 +30,7 @@ const pagesOf = (n: number) => Math.ceil((n - 1) / 99);
 let sandbox: Sandbox;
 useSandbox({ businesses: 2, customers: 0 }, {}, (started) => (sandbox = started));
 
-let now = 0;
-const wallNow = clock.now;
-beforeEach(() => {
-	now = Date.now();
-	clock.now = () => now;
-	sandbox.onRequest = (entry) => {
-		if (entry.path === CUSTOMERS) now += PAGE_MS;
-	};
-});
-afterEach(() => {
-	clock.now = wallNow;
-});
+usePagedClock(() => sandbox, CUSTOMERS, PAGE_MS);
 
 const ids = (outcome: PollOutcome) => outcome.items.map((customer) => String(customer.id));
 
@@ -111,13 +100,13 @@ describe.each(MODES)('%s: a read longer than one poll', (_mode, durable) => {
 	it('a poll stops reading at READING_SHARE of its budget', async () => {
 		sandbox.seedCustomers(3_000);
 		const harness = trigger(durable, TICK_BUDGET_MS);
-		const started = now;
+		const started = clock.now();
 		expect((await harness.activate()).error).toBeUndefined();
 		const asked = requestsTo(sandbox, CUSTOMERS).length;
 		// Pages are asked for until the share has passed, plus those already on their way (10 at once).
 		expect(asked).toBeGreaterThanOrEqual((TICK_BUDGET_MS * READING_SHARE) / PAGE_MS);
 		expect(asked).toBeLessThanOrEqual((TICK_BUDGET_MS * READING_SHARE) / PAGE_MS + 10);
-		expect(now - started).toBe(asked * PAGE_MS);
+		expect(clock.now() - started).toBe(asked * PAGE_MS);
 	});
 
 	it('customers deleted before where a first read stopped do not make it start over', async () => {

@@ -28,7 +28,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { Sandbox } from '../sandbox/server.cjs';
 import { credentialsFor, useSandbox } from '../helpers/fixtures.cjs';
-import { clock } from '../helpers/clock.cjs';
+import { usePagedClock } from '../helpers/clock.cjs';
 import { fc, runs } from '../helpers/properties.cjs';
 import { TriggerHarness, type PollOutcome } from '../helpers/poll-harness.cjs';
 import { CUSTOMER_LIST } from '../../nodes/BusinessCrm/api/lists';
@@ -45,18 +45,7 @@ const MAX_LIST = 1_500;
 let sandbox: Sandbox;
 useSandbox({ businesses: 2, customers: 0 }, {}, (started) => (sandbox = started));
 
-let now = 0;
-const wallNow = clock.now;
-beforeEach(() => {
-	now = Date.now();
-	clock.now = () => now;
-	sandbox.onRequest = (entry) => {
-		if (entry.path === CUSTOMERS) now += PAGE_MS;
-	};
-});
-afterEach(() => {
-	clock.now = wallNow;
-});
+usePagedClock(() => sandbox, CUSTOMERS, PAGE_MS);
 
 /** The docs' bound for a customer that came while the list held `n` customers. */
 const bound = (n: number) => Math.max(1, Math.ceil((n - 1) / SWEEP_STEP));
