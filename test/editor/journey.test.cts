@@ -10,6 +10,7 @@ import type { Locator, Page } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../sandbox/server.cjs';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { EACH_RUN_ADDS_AGAIN } from '../../nodes/BusinessCrm/resources/customer/create/duplicateHint';
 import {
 	REPO_ROOT,
 	createUserFolder,
@@ -135,7 +136,12 @@ describe('the editor journey', () => {
 
 	/** The names of the saved credentials, as n8n's REST API lists them to the owner. */
 	async function savedCredentialNames(): Promise<string[]> {
-		const credentials = await rest<Array<{ name: string }>>(n8n.url, session, 'GET', '/credentials');
+		const credentials = await rest<Array<{ name: string }>>(
+			n8n.url,
+			session,
+			'GET',
+			'/credentials',
+		);
 		return credentials.map((credential) => credential.name);
 	}
 
@@ -384,6 +390,21 @@ describe('the editor journey', () => {
 		});
 	});
 
+	it('warns in the output pane when a second click on Execute step adds the customer again', async () => {
+		await steps.run('execute create again', async () => {
+			const previous = sandbox.customers.at(-1);
+			await executeStep();
+			// The warning names the customer added before: read the new ID from its own words.
+			await outputPanel().getByText(EACH_RUN_ADDS_AGAIN, { exact: false }).first().waitFor();
+			const shown = await outputPanel().innerText();
+			const id = /created as (cust_[0-9a-f]+)/.exec(shown)?.[1];
+			expect(id).toBe(sandbox.customers.at(-1)?.id);
+			expect(shown).toContain(
+				`Possible duplicate: row 1 (Grace Hopper), created as ${String(id)}, has the same first and last name as ${String(previous?.id)}`,
+			);
+		});
+	});
+
 	it("shows the node's error and advice for a first name of spaces, and no API key", async () => {
 		await steps.run('bad input', async () => {
 			const posts = sandbox.requests.filter((r) => r.method === 'POST').length;
@@ -479,7 +500,10 @@ describe('the editor journey', () => {
 
 	it('explains a Base URL typed without a scheme, against a plain-HTTP server', async () => {
 		await steps.run('base url without scheme', async () => {
-			await setParameter(ndv().locator('[data-test-id="parameter-input-name"] input'), 'leadSource');
+			await setParameter(
+				ndv().locator('[data-test-id="parameter-input-name"] input'),
+				'leadSource',
+			);
 			await openNewCredential();
 			await credentialModal().locator('[data-test-id="parameter-input-apiKey"]').waitFor();
 			await fillCredential(sandbox.apiKey, sandbox.url.replace(/^http:\/\//, ''));

@@ -44,6 +44,16 @@ describe('Customer › Create: a run from the editor warns of a customer it may 
 		expect(sandbox.customers.filter((c) => c.email === ada.email)).toHaveLength(2);
 	});
 
+	it("compares a customer without email or phone by name, as the README's first customer is", async () => {
+		const noEmail = { firstName: 'Grace', lastName: 'Hopper-Twice' };
+		const first = await create([noEmail]);
+		const second = await create([noEmail]);
+		expect(first.hints).toEqual([]);
+		expect(second.hints.map((hint) => hint.message)).toEqual([
+			`Possible duplicate: row 1 (Grace Hopper-Twice), created as ${String(second.items[0].json.id)}, has the same first and last name as ${String(first.items[0].json.id)}. ${EACH_RUN_ADDS_AGAIN}`,
+		]);
+	});
+
 	it('names a phone shared with a customer already there, and counts the rows past five', async () => {
 		const known = sandbox.customers.filter((c) => c.email).slice(0, 7);
 		const rows = known.map((c, n) => ({

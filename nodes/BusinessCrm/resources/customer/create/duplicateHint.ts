@@ -2,11 +2,16 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { itemContext } from '../../operation';
 import { findCustomers } from '../../../state/executionCustomers';
 import { MATCH_KEY_NAMES, recordKey, type MatchKey } from '../../../state/customerIndex';
+import { trimmedText } from '../../../values';
 import { rowLabel } from './importRun';
 import { SKIP_MARK } from './mark';
 
-/** What a customer created without a check may share with one already in the CRM. */
-const SHARED: MatchKey[] = ['email', 'phone'];
+/**
+ * What a customer created without a check may share with one already in its business: the first
+ * it has of these, so that a customer without an email or phone (the README's first customer) is
+ * compared by name.
+ */
+const SHARED: MatchKey[] = ['email', 'phone', 'name'];
 
 /** How many rows the hint names before it counts the rest. */
 const NAMED = 5;
@@ -27,25 +32,25 @@ function described({ label, id, kind, others }: Twin): string {
 	return `${label}, created as ${id}, has the same ${MATCH_KEY_NAMES[kind].toLowerCase()} as ${others.join(', ')}`;
 }
 
-/** The customers of the CRM other than `created` that share its email (or else its phone). */
+/** The customers of its business other than `created` that share its email (else phone, else name). */
 async function twinOf(
 	ctx: IExecuteFunctions,
 	item: INodeExecutionData,
 	index: number,
 ): Promise<Twin | undefined> {
 	const created = item.json;
-	for (const kind of SHARED) {
-		const key = recordKey(created, kind);
-		if (key === '') continue;
-		const others = (await findCustomers(itemContext(ctx, index), kind, key))
-			.map((customer: IDataObject) => String(customer.id))
-			.filter((id) => id !== String(created.id));
-		if (others.length > 0) {
-			const label = rowLabel(index, created.firstName, created.lastName);
-			return { label, id: String(created.id), kind, others };
-		}
-	}
-	return undefined;
+	// Only the first value it has: a shared name says little beside an email of its own.
+	const kind = SHARED.find((each) => recordKey(created, each) !== '');
+	if (kind === undefined) return undefined;
+	// A reply without the business counts every business, rather than none.
+	const business = trimmedText(created.businessId);
+	const others = (await findCustomers(itemContext(ctx, index), kind, recordKey(created, kind)))
+		.filter((customer: IDataObject) => !business || trimmedText(customer.businessId) === business)
+		.map((customer: IDataObject) => String(customer.id))
+		.filter((id) => id !== String(created.id));
+	if (others.length === 0) return undefined;
+	const label = rowLabel(index, created.firstName, created.lastName);
+	return { label, id: String(created.id), kind, others };
 }
 
 /**
