@@ -157,11 +157,13 @@ describe("Options › Business and a customer's businessId that is empty, blank 
 		['spaces', '   '],
 		['a zero-width space', '\u200B'],
 		['a no-break space and a byte order mark', '\u00A0\uFEFF'],
+		// Not text: read as text, true would be a business named "true", never this one.
+		['true', true],
 	])(
 		'a new customer whose businessId is %s is an error, as a missing one is, and is emitted once the record names the business',
 		async (_, blank) => {
 			const active = await activatedOfBusiness();
-			const [customer] = sandbox.addCustomers(1, { businessId: blank });
+			const [customer] = sandbox.addCustomers(1, { businessId: blank as string });
 			await refusedPoll(active, customer.id);
 			// Still unfixed: the next poll says so again rather than forgetting it.
 			await refusedPoll(active, customer.id);
