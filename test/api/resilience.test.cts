@@ -168,6 +168,9 @@ describe('Resilience', () => {
 			parameters,
 			items: options.items as never,
 			onError: options.onError,
+			// As a production run sends it: a Create run from the editor also reads the list for its
+			// duplicate warning (duplicateHint.test.cts), which is not what these tests count.
+			mode: 'trigger',
 		});
 
 	const getBusiness = (

@@ -312,6 +312,9 @@ describe('Bad input', () => {
 			parameters: withKnownBusiness(parameters),
 			items: options.items as never,
 			onError: options.onError,
+			// As a production run sends it: a Create run from the editor also reads the list for its
+			// duplicate warning (duplicateHint.test.cts), which is not what these tests count.
+			mode: 'trigger',
 		});
 
 	describe('refused for the item that holds it, before anything is sent', () => {
