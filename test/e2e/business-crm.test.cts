@@ -21,7 +21,12 @@ import { behaviourOf } from './versions.cjs';
 import { exampleWorkflow, prepareN8n, withNode } from './workflows.cjs';
 import { skipMark } from '../helpers/skip-mark.cjs';
 import { OUTPUT_SCHEMAS } from '../helpers/output-schemas.cjs';
-import { previewedFields, previewNames, PREVIEWED } from '../editor/schema-preview.cjs';
+import {
+	previewedFields,
+	previewNames,
+	PREVIEWED,
+	withoutListItems,
+} from '../editor/schema-preview.cjs';
 import { NO_MATCH_VALUE_CHOICES } from '../../nodes/BusinessCrm/resources/customer/create/skipExisting';
 
 const CUSTOMERS = '/api/public/v1/customers';
@@ -348,7 +353,9 @@ describe('Business CRM in a real n8n', () => {
 			const shown = await previewedFields(n8n.url, session, sandbox, `schema-preview-${version}`);
 			// n8n 1.123.81 lists a node's fields in another order once the chain is longer.
 			const sorted = (byNode: Record<string, string[]>) =>
-				Object.fromEntries(Object.entries(byNode).map(([node, names]) => [node, names.sort()]));
+				Object.fromEntries(
+					Object.entries(byNode).map(([node, names]) => [node, withoutListItems(names).sort()]),
+				);
 			expect(sorted(shown)).toEqual(
 				sorted(
 					Object.fromEntries(

@@ -59,6 +59,15 @@ export function previewNames(schema: { properties?: unknown }): string[] {
 }
 
 /**
+ * The names n8n's schema view shows, less the first items of lists: n8n 2.8.4 lists a list's
+ * item under it as `name[0]` (`partialMatches[0]`), and previewNames, like the schema, names the
+ * list alone.
+ */
+export function withoutListItems(names: string[]): string[] {
+	return names.filter((name) => !/\[\d+\]$/.test(name));
+}
+
+/**
  * Saves the workflow through n8n's REST API, opens it in a signed-in Chromium, and for each node
  * of PREVIEWED opens it and returns the field names its input panel lists under n8n's preview
  * notice. Screenshots under .test-output/editor-screenshots/<label>/.
