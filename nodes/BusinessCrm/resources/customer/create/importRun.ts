@@ -5,6 +5,12 @@ import {
 	type IExecuteSingleFunctions,
 } from 'n8n-workflow';
 
+/** A request of a row, held to its run (ImportRun.gate). */
+export interface RunGate {
+	withdrawIf: () => boolean;
+	failed: () => void;
+}
+
 /** One input row of a node run of Create. */
 export interface ImportRow {
 	/** n8n's item index (from 0). */
@@ -144,6 +150,19 @@ export class ImportRun {
 		if (this.batchIntervalMs === 0) return;
 		const at = this.openedAt + (row.arrivedAt - (this.firstArrivedAt ?? row.arrivedAt));
 		if (at > Date.now()) await sleep(at - Date.now());
+	}
+
+	/**
+	 * What a row's requests ask of the run: nothing more is sent once it stopped, and a failure
+	 * without Continue On Fail stops it, so the rows after it send nothing.
+	 */
+	gate(ctx: IExecuteSingleFunctions): RunGate {
+		return {
+			withdrawIf: () => this.stopped,
+			failed: () => {
+				if (!ctx.continueOnFail()) this.stopped = true;
+			},
+		};
 	}
 
 	/** A row refused before sending that stops the run, if any: then no row sends. */

@@ -38,13 +38,7 @@ export async function rememberedCreate(
 		run: ctx.getExecuteData(),
 		itemIndex: ctx.getItemIndex(),
 	};
-	const attempt = sendCreate(ctx, body, {
-		withdrawIf: () => run.stopped,
-		// Without Continue On Fail a failed Create stops the run: what waits is not sent.
-		failed: () => {
-			if (!ctx.continueOnFail()) run.stopped = true;
-		},
-	});
+	const attempt = sendCreate(ctx, body, run.gate(ctx));
 	// Noted before the failure reaches this item's error, so the next row with the key sees it.
 	attempt.catch((error: unknown) => {
 		if (provesNothingCreated(error)) return;

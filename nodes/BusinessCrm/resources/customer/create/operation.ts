@@ -99,13 +99,7 @@ async function createRow(
 	const outcome =
 		skipExisting === undefined
 			? keyTurns(ctx).inTurnOfAll(body, create)
-			: createUnlessExists(ctx, body, skipExisting, create, {
-					withdrawIf: () => run.stopped,
-					// Without Continue On Fail a failed row stops the run: the rows after it send nothing.
-					failed: () => {
-						if (!ctx.continueOnFail()) run.stopped = true;
-					},
-				});
+			: createUnlessExists(ctx, body, skipExisting, create, run.gate(ctx));
 	// Not sent because another row's failure stopped the run: that row's error is the node's.
 	return await outcome.catch(async (caught: unknown) =>
 		caught instanceof RequestWithdrawn ? undefined : await Promise.reject(caught),

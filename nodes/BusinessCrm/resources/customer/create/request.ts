@@ -3,6 +3,7 @@ import { extractRecord } from '../../../api/replyShapes';
 import { apiReply } from '../../../api/transport';
 import { transportError } from '../../../errors/errors';
 import { retryPolicy } from '../../../params/options';
+import type { RunGate } from './importRun';
 
 export const CREATE_URL = '/api/business/crm/customer/add';
 
@@ -38,7 +39,7 @@ function createdWithoutBody(body: IDataObject, location: unknown): IDataObject {
 export async function sendCreate(
 	ctx: IExecuteSingleFunctions,
 	body: IDataObject,
-	run?: { withdrawIf: () => boolean; failed: () => void },
+	run?: RunGate,
 ): Promise<IDataObject> {
 	const reply = await apiReply(ctx, {
 		what: 'Create customer',

@@ -8,6 +8,7 @@ import {
 	type MatchKey,
 } from '../../../state/customerIndex';
 import { keyTurns, listRead, type CreateOrigin } from '../../../state/executionCustomers';
+import type { RunGate } from './importRun';
 import { customerIds, marked } from './mark';
 
 export interface SkipExisting {
@@ -160,7 +161,7 @@ export async function createUnlessExists(
 	body: IDataObject,
 	settings: SkipExisting,
 	create: () => Promise<IDataObject>,
-	run?: { withdrawIf: () => boolean; failed: () => void },
+	run?: RunGate,
 ): Promise<IDataObject> {
 	const { matchOn, noMatchValue } = settings;
 	const key = recordKey(body, matchOn);
